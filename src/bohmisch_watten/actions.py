@@ -1,0 +1,159 @@
+"""The actions a player (or chance) can take: small frozen value objects (R11–R25).
+
+Actions do not carry the seat: the state knows whose turn it is
+(:attr:`GameState.current_player`).  Equal actions are interchangeable, so
+``state.apply(PlayCard(Card.parse("HK")))`` works whether or not the object came from
+``legal_actions()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final, TypeAlias
+
+import attrs
+
+from .cards import DECK, Card
+
+__all__ = [
+    "Action",
+    "Exchange",
+    "Fold",
+    "LeaveCritical",
+    "PlayCard",
+    "Shuffle",
+    "TakeCritical",
+]
+
+
+def _to_card_tuple(pack: Iterable[Card]) -> tuple[Card, ...]:
+    if isinstance(pack, (str, bytes)) or not isinstance(pack, Iterable):
+        raise TypeError(f"Shuffle.pack must be a sequence of Card objects, got {pack!r:.40}")
+    return tuple(pack)
+
+
+@attrs.frozen(slots=True)
+class Shuffle:
+    """Chance: shuffle and cut as one event, the 32 cards top first (R11).
+
+    Any permutation of :data:`DECK` is accepted at a chance node, so a UI or a test can
+    deal a chosen pack; :meth:`GameState.sample_chance` draws a uniformly random one.
+    """
+
+    pack: tuple[Card, ...] = attrs.field(converter=_to_card_tuple)
+
+    def __str__(self) -> str:
+        return "shuffle " + " ".join(str(c) for c in self.pack)
+
+
+@attrs.frozen(slots=True)
+class TakeCritical:
+    """Take the Critical offered in the cutting ritual into the hand (R12)."""
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@attrs.frozen(slots=True)
+class LeaveCritical:
+    """Decline the Critical offered in the cutting ritual; it stays at the bottom (R12, R13)."""
+
+    def __str__(self) -> str:
+        return "leave"
+
+
+@attrs.frozen(slots=True)
+class Fold:
+    """Take no further part in this deal (R18, R21)."""
+
+    def __str__(self) -> str:
+        return "fold"
+
+
+def _to_card_set(discard: Iterable[Card]) -> frozenset[Card]:
+    if isinstance(discard, (str, bytes)) or not isinstance(discard, Iterable):
+        raise TypeError(f"Exchange.discard must be a set of Card objects, got {discard!r:.40}")
+    cards = frozenset(discard)
+    for card in cards:
+        if not isinstance(card, Card):
+            raise TypeError(
+                f"Exchange.discard must contain Card objects, got {card!r:.20}"
+                " (use Card.parse for notation)"
+            )
+    return cards
+
+
+def _check_bool(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"Exchange.take_trump_card must be True or False, got {value!r:.20}")
+
+
+@attrs.frozen(slots=True)
+class Exchange:
+    """Play this deal and exchange the cards in ``discard`` (R18–R20).
+
+    Non-dealers draw ``len(discard)`` cards from the top of the stock.  With
+    ``take_trump_card=True`` (dealer only, R19) the dealer gives up every card in
+    ``discard``, receives the turned-up trump card for one of them and the top stock
+    cards for the rest.  An empty ``discard`` means "play without exchanging".
+    """
+
+    discard: frozenset[Card] = attrs.field(converter=_to_card_set)
+    take_trump_card: bool = attrs.field(default=False, validator=_check_bool)
+    _mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        mask = 0
+        for card in self.discard:
+            mask |= 1 << card.index
+        object.__setattr__(self, "_mask", mask)
+
+    def __str__(self) -> str:
+        parts = ["exchange", *(str(c) for c in sorted(self.discard))]
+        if self.take_trump_card:
+            parts.append("+trump")
+        return " ".join(parts)
+
+
+def _check_card(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, Card):
+        raise TypeError(
+            f"PlayCard.card must be a Card, got {value!r:.20} (use Card.parse for notation)"
+        )
+
+
+@attrs.frozen(slots=True)
+class PlayCard:
+    """Play ``card`` to the current trick (R24–R27)."""
+
+    card: Card = attrs.field(validator=_check_card)
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+Action: TypeAlias = Shuffle | TakeCritical | LeaveCritical | Fold | Exchange | PlayCard
+"""Any action :meth:`GameState.apply` understands."""
+
+TAKE: Final = TakeCritical()
+LEAVE: Final = LeaveCritical()
+FOLD: Final = Fold()
+PLAY_ACTIONS: Final[tuple[PlayCard, ...]] = tuple(PlayCard(card) for card in DECK)
+"""``PLAY_ACTIONS[i]`` plays ``DECK[i]``; shared so that legal_actions() allocates nothing."""
+
+
+class _ExchangeCache(dict[int, Exchange]):
+    """Interned :class:`Exchange` objects by discard bitmask, created on first use."""
+
+    def __init__(self, take_trump_card: bool) -> None:
+        super().__init__()
+        self._take = take_trump_card
+
+    def __missing__(self, mask: int) -> Exchange:
+        action = Exchange(frozenset(c for c in DECK if mask >> c.index & 1), self._take)
+        self[mask] = action
+        return action
+
+
+EXCHANGES: Final = _ExchangeCache(False)
+EXCHANGES_WITH_TRUMP: Final = _ExchangeCache(True)

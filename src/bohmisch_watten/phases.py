@@ -1,0 +1,172 @@
+"""The phase machine: DEAL → CUT → EXCHANGE → PLAY → SCORE → DEAL | GAME_OVER.
+
+The transitions are declared once, as data, in :data:`TRANSITIONS`, and turned into a
+:class:`transitions.Machine` once at import (``auto_transitions=False``).  States are
+frozen, so they cannot be models of that machine; instead the machine is *compiled*
+into :data:`TABLE`, a dictionary from ``(phase, trigger)`` to the guarded destinations,
+which :meth:`GameState.apply` uses on its hot path.  ``tests/test_phases.py`` proves the
+table and the real machine agree for every phase, trigger and guard outcome.
+
+Guards are pure functions ``guard(state, action) -> bool`` of the state *before* the
+transition and the action that triggers it (``None`` for the automatic triggers
+``deal`` and ``score``).  The machine refers to them by name, the way a
+``transitions`` model would; :data:`GUARDS` maps the names to the functions.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from transitions import Machine
+
+from .scoring import deal_points, game_result, post_scores
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+__all__ = ["AUTO_TRIGGERS", "GUARDS", "MACHINE", "TABLE", "TRANSITIONS", "Phase", "resolve"]
+
+
+class Phase(enum.Enum):
+    """Where a deal stands.  Only :meth:`GameState.apply` moves from one to the next."""
+
+    DEAL = "deal"
+    """A chance node: the pack is to be shuffled and cut (R11)."""
+    CUT = "cut"
+    """The cutting ritual: a Critical is offered to the cutter or the dealer (R12–R14)."""
+    EXCHANGE = "exchange"
+    """Each player in turn folds or plays and exchanges (R18–R21)."""
+    PLAY = "play"
+    """Five tricks (R24–R27)."""
+    SCORE = "score"
+    """Passed through inside ``apply()``: the deal's points are posted (R29–R34)."""
+    GAME_OVER = "game_over"
+    """Someone reached the goal; ``winners`` and ``losers`` are set (R34)."""
+
+
+Guard = Callable[["GameState", Any], bool]
+
+
+def ritual_over(state: GameState, action: object) -> bool:
+    """No Critical is on offer any more, so the cards are dealt (R12, R14, R15)."""
+    return state.current_player is None
+
+
+def dealer_decides(state: GameState, action: object) -> bool:
+    """The dealer is the last to decide, so his exchange ends the phase (R18, R19)."""
+    return state.current_player == state.dealer
+
+
+def completes_deal(state: GameState, action: object) -> bool:
+    """This card completes the fifth trick (R24)."""
+    return len(state._tricks) == 4 and len(state._trick) + 1 == state._folded.count(False)
+
+
+def game_ends(state: GameState, action: object) -> bool:
+    """Posting this deal's points ends the game (R31, R33, R34)."""
+    points = deal_points(state._tricks_won, state._folded, state._trump >> 3, state.rules)
+    winners, _ = game_result(post_scores(state.scores, points, state.rules), state.rules)
+    return bool(winners)
+
+
+GUARDS: Final[Mapping[str, Guard]] = {
+    "ritual_over": ritual_over,
+    "dealer_decides": dealer_decides,
+    "completes_deal": completes_deal,
+    "game_ends": game_ends,
+}
+
+_D, _C, _E, _P, _S, _G = (
+    Phase.DEAL,
+    Phase.CUT,
+    Phase.EXCHANGE,
+    Phase.PLAY,
+    Phase.SCORE,
+    Phase.GAME_OVER,
+)
+
+TRANSITIONS: Final[list[dict[str, Any]]] = [
+    {"trigger": "shuffle", "source": _D, "dest": _C},
+    {"trigger": "take", "source": _C, "dest": _C},
+    {"trigger": "leave", "source": _C, "dest": _C},
+    {"trigger": "deal", "source": _C, "dest": _E, "conditions": ["ritual_over"]},
+    {"trigger": "fold", "source": _E, "dest": _E},
+    {"trigger": "exchange", "source": _E, "dest": _P, "conditions": ["dealer_decides"]},
+    {"trigger": "exchange", "source": _E, "dest": _E, "unless": ["dealer_decides"]},
+    {"trigger": "play", "source": _P, "dest": _S, "conditions": ["completes_deal"]},
+    {"trigger": "play", "source": _P, "dest": _P, "unless": ["completes_deal"]},
+    {"trigger": "score", "source": _S, "dest": _G, "conditions": ["game_ends"]},
+    {"trigger": "score", "source": _S, "dest": _D, "unless": ["game_ends"]},
+]
+"""The whole phase machine as data: one dict per transition, in ``transitions`` syntax."""
+
+AUTO_TRIGGERS: Final[Mapping[Phase, str]] = {Phase.CUT: "deal", Phase.SCORE: "score"}
+"""Triggers that ``apply()`` fires by itself when their guards allow: nobody has a choice."""
+
+MACHINE: Final = Machine(
+    model=None,
+    states=Phase,
+    transitions=TRANSITIONS,
+    initial=Phase.DEAL,
+    auto_transitions=False,
+)
+"""The one :class:`transitions.Machine`, built at import; the source of :data:`TABLE`."""
+
+Option = tuple[Phase, tuple[tuple[str, Guard], ...], tuple[tuple[str, Guard], ...]]
+"""One guarded destination: ``(dest, conditions, unless)`` with guards as (name, function)."""
+
+
+def _compile(machine: Machine) -> dict[tuple[Phase, str], tuple[Option, ...]]:
+    """Read the machine's events into ``{(phase, trigger): (options in order)}``."""
+    table: dict[tuple[Phase, str], tuple[Option, ...]] = {}
+    for trigger, event in machine.events.items():
+        for source, transitions in event.transitions.items():
+            options: list[Option] = []
+            for transition in transitions:
+                conditions = tuple(
+                    (str(c.func), GUARDS[str(c.func)]) for c in transition.conditions if c.target
+                )
+                unless = tuple(
+                    (str(c.func), GUARDS[str(c.func)])
+                    for c in transition.conditions
+                    if not c.target
+                )
+                dest = Phase(machine.get_state(str(transition.dest)).value)
+                options.append((dest, conditions, unless))
+            table[(Phase(machine.get_state(source).value), trigger)] = tuple(options)
+    return table
+
+
+TABLE: Final = _compile(MACHINE)
+"""The compiled machine: ``TABLE[(phase, trigger)]`` lists the guarded destinations."""
+
+
+def resolve(options: tuple[Option, ...], evaluate: Callable[[str, Guard], bool]) -> Phase | None:
+    """The destination of the first option whose guards pass, or None (no transition).
+
+    ``evaluate(name, guard)`` gives a guard's outcome; ``apply()`` calls the guard on the
+    state, the agreement test substitutes chosen outcomes.
+    """
+    for dest, conditions, unless in options:
+        if all(evaluate(name, g) for name, g in conditions) and not any(
+            evaluate(name, g) for name, g in unless
+        ):
+            return dest
+    return None
+
+
+def destination(options: tuple[Option, ...], state: GameState, action: object) -> Phase | None:
+    """Hot-path :func:`resolve` with the real guards called on ``(state, action)``."""
+    for dest, conditions, unless in options:
+        for _, guard in conditions:
+            if not guard(state, action):
+                break
+        else:
+            for _, guard in unless:
+                if guard(state, action):
+                    break
+            else:
+                return dest
+    return None

@@ -1,0 +1,674 @@
+"""The immutable game state, the legal actions and ``apply()`` (R1–R34).
+
+A :class:`GameState` holds everything about a game at one moment, including hidden
+cards.  It never changes: :meth:`GameState.apply` returns a new state, so old states stay
+valid (free undo, safe sharing, search trees without copying).
+
+Internally cards are integers (``Card.index``) and hands are bitmasks; the public
+properties turn them into :class:`Card` objects.  ``apply()`` builds one new state per
+action (two when a phase is passed through), and the history is a linked list, so an
+action costs the same at the start and at the end of a long game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Final
+
+import attrs
+
+from .actions import (
+    EXCHANGES,
+    EXCHANGES_WITH_TRUMP,
+    FOLD,
+    LEAVE,
+    PLAY_ACTIONS,
+    TAKE,
+    Action,
+    Exchange,
+    Fold,
+    LeaveCritical,
+    PlayCard,
+    Shuffle,
+    TakeCritical,
+)
+from .cards import DECK, Card, Suit
+from .errors import IllegalActionError
+from .phases import AUTO_TRIGGERS, TABLE, Option, Phase, destination
+from .rules import Rules, Schleck
+from .scoring import deal_points, game_result, post_scores
+from .summary import DealSummary, Trick
+from .tables import CRITICAL_MASK, FULL_DECK, bits
+from .tricks import explain_illegal_play, legal_play_mask, trick_winner
+
+__all__ = ["GameState", "new_game", "next_game"]
+
+_Node = tuple[Any, int | None, Action]
+"""History as a linked list: ``(previous node or None, seat or None, action)``."""
+
+
+def _history_tuple(node: _Node | None) -> tuple[tuple[int | None, Action], ...]:
+    out = []
+    while node is not None:
+        out.append((node[1], node[2]))
+        node = node[0]
+    out.reverse()
+    return tuple(out)
+
+
+def _subset_orders() -> dict[tuple[int, int, int], tuple[int, ...]]:
+    """Subsets of n hand positions (as n-bit patterns) with low..high members, by size."""
+    orders = {}
+    for n in range(6):
+        for low in range(6):
+            for high in range(6):
+                js = [j for j in range(1 << n) if low <= j.bit_count() <= high]
+                orders[(n, low, high)] = tuple(sorted(js, key=lambda j: (j.bit_count(), j)))
+    return orders
+
+
+_SUBSETS: Final = _subset_orders()
+_DEFAULT_RULES: Final = Rules()
+_STOCK_LIMIT: Final = 3  # R18: at most 3 cards with the stock (non-dealers)
+
+
+@attrs.frozen(slots=True, repr=False, weakref_slot=False)
+class GameState:
+    """Everything about a game at one moment; immutable.
+
+    Create one with :func:`new_game`; move on with :meth:`apply`.  Read-only
+    attributes describe the game (``num_players``, ``rules``, ``phase``, ``dealer``,
+    ``deal_number``, ``scores``, ``current_player``, ``last_deal``, ``winners``,
+    ``losers``); properties describe the deal in progress with :class:`Card` objects
+    (``hands``, ``stock``, ``trump_card``, ``trick`` …).
+
+    Meaning of the deal fields: during the cut ritual ``hands`` holds the Criticals taken
+    so far and ``stock`` the whole undealt pack; a folded player keeps his five cards in
+    ``hands``; ``trump_card`` is the turned-up card for the whole deal whether or not the
+    dealer took it; ``stock`` is top first.  Between deals (phase DEAL) and at the end
+    no cards are out; the finished deal is in ``last_deal``.
+    """
+
+    num_players: int
+    rules: Rules
+    phase: Phase
+    dealer: int
+    deal_number: int
+    scores: tuple[int, ...]
+    current_player: int | None
+    _pack: tuple[int, ...]
+    _hands: tuple[int, ...]
+    _trump: int
+    _took_trump: bool
+    _folded: tuple[bool, ...]
+    _exchanged: tuple[int, ...]
+    _discards: tuple[int, ...]
+    _cut: tuple[tuple[int, int, bool], ...]
+    _trick: tuple[tuple[int, int], ...]
+    _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    _tricks_won: tuple[int, ...]
+    last_deal: DealSummary | None
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    _history: _Node | None = attrs.field(eq=_history_tuple)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def is_chance_node(self) -> bool:
+        """True when the next action is chance's: a :class:`Shuffle` (R11)."""
+        return self.phase is Phase.DEAL
+
+    @property
+    def is_terminal(self) -> bool:
+        """True when the game is over (R31–R34)."""
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def forehand(self) -> int:
+        """The seat left of the dealer: first to receive, decide and lead (R2)."""
+        return (self.dealer + 1) % self.num_players
+
+    @property
+    def cutter(self) -> int:
+        """The seat right of the dealer, who cuts (R2)."""
+        return (self.dealer - 1) % self.num_players
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Each seat's cards, sorted (folded players keep theirs, set aside)."""
+        return tuple(tuple(DECK[i] for i in bits(h)) for h in self._hands)
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The face-down stock, top first; during the cut ritual, the undealt pack (R15)."""
+        return tuple(DECK[i] for i in self._pack)
+
+    @property
+    def trump_card(self) -> Card | None:
+        """The turned-up trump card of this deal, None before it is turned (R15)."""
+        return DECK[self._trump] if self._trump >= 0 else None
+
+    @property
+    def trump_suit(self) -> Suit | None:
+        """The trump suit of this deal (R16), None before the trump card is turned."""
+        return Suit(self._trump >> 3) if self._trump >= 0 else None
+
+    @property
+    def trump_card_taken(self) -> bool:
+        """Whether the dealer took the trump card in his exchange (R19)."""
+        return self._took_trump
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        """Per seat, whether that player folded in this deal (R18)."""
+        return self._folded
+
+    @property
+    def active_players(self) -> tuple[int, ...]:
+        """The seats still in this deal (not folded), clockwise from seat 0."""
+        return tuple(seat for seat, out in enumerate(self._folded) if not out)
+
+    @property
+    def exchanged(self) -> tuple[int | None, ...]:
+        """Per seat, how many cards he exchanged; None if he has not decided or folded."""
+        return tuple(None if k < 0 else k for k in self._exchanged)
+
+    @property
+    def discards(self) -> tuple[tuple[Card, ...], ...]:
+        """Per seat, the cards he discarded in the exchange (hidden from others, R23)."""
+        return tuple(tuple(DECK[i] for i in bits(m)) for m in self._discards)
+
+    @property
+    def cut_cards(self) -> tuple[tuple[int, Card, bool], ...]:
+        """The cutting ritual so far: ``(seat who looked, card, taken)`` in order (R12, R13).
+
+        A taken card is public; a card looked at and not taken is known only to that seat.
+        """
+        return tuple((seat, DECK[i], taken) for seat, i, taken in self._cut)
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick: ``(seat, card)`` pairs, leader first."""
+        return tuple((seat, DECK[i]) for seat, i in self._trick)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks of this deal, in order."""
+        return tuple(
+            Trick(tuple((s, DECK[i]) for s, i in plays), winner) for plays, winner in self._tricks
+        )
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Per seat, the tricks won in this deal so far."""
+        return self._tricks_won
+
+    @property
+    def history(self) -> tuple[tuple[int | None, Action], ...]:
+        """Every action since :func:`new_game`: ``(seat, action)``, seat None for chance."""
+        return _history_tuple(self._history)
+
+    def __repr__(self) -> str:
+        turn = "chance" if self.current_player is None else f"seat {self.current_player}"
+        if self.is_terminal:
+            turn = f"winners {list(self.winners)}, losers {list(self.losers)}"
+        return (
+            f"<GameState {self.num_players} players, deal {self.deal_number}, "
+            f"{self.phase.name}, {turn}, scores {list(self.scores)}>"
+        )
+
+    # ------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the player to act may take, without duplicates, in a fixed order.
+
+        Empty at a chance node (use :meth:`sample_chance`, or any :class:`Shuffle` of the
+        32 cards) and at the end of the game.
+        """
+        phase = self.phase
+        if phase is Phase.PLAY:
+            seat: int = self.current_player  # type: ignore[assignment]
+            mask = legal_play_mask(
+                self._hands[seat], self._trick, self._trump >> 3, self.rules.must_head
+            )
+            return tuple([PLAY_ACTIONS[i] for i in bits(mask)])
+        if phase is Phase.EXCHANGE:
+            return self._exchange_actions()
+        if phase is Phase.CUT:
+            return (TAKE, LEAVE)
+        return ()
+
+    def _exchange_actions(self) -> tuple[Action, ...]:
+        seat: int = self.current_player  # type: ignore[assignment]
+        hand = self._hands[seat]
+        subsets = [0]
+        for i in bits(hand):
+            bit = 1 << i
+            subsets += [s | bit for s in subsets]
+        size = hand.bit_count()
+        stock = len(self._pack)
+        if seat == self.dealer:  # R19: the dealer plays, may take the trump card
+            limit = min(self.rules.dealer_stock_limit, stock)
+            plain = [EXCHANGES[subsets[j]] for j in _SUBSETS[(size, 0, limit)]]
+            upper = min(limit + 1, size)
+            plain += [EXCHANGES_WITH_TRUMP[subsets[j]] for j in _SUBSETS[(size, 1, upper)]]
+            return tuple(plain)
+        limit = min(_STOCK_LIMIT, stock)  # R18, R20
+        actions: list[Action] = [EXCHANGES[subsets[j]] for j in _SUBSETS[(size, 0, limit)]]
+        if self.fold_forbidden_by() is None:
+            actions.insert(0, FOLD)
+        return tuple(actions)
+
+    def fold_forbidden_by(self, seat: int | None = None) -> str | None:
+        """Why ``seat`` (default: the player to act) may not fold now, or None (R21).
+
+        The reason names the first of the six conditions of R21 that applies.
+        """
+        if seat is None:
+            seat = self.current_player
+        if seat is None or self.phase is not Phase.EXCHANGE:
+            return "R18: nobody is deciding whether to fold now"
+        if self.deal_number == 1:
+            return "R21.1: nobody may fold in the first deal of the game"
+        if self._trump >> 3 == Suit.HEARTS:
+            return "R21.2: nobody may fold when Hearts are trumps"
+        score = self.scores[seat]
+        if score <= self.rules.min_fold_score:
+            return (
+                f"R21.3: seat {seat} may not fold with {self.rules.min_fold_score} points"
+                f" or fewer (has {score})"
+            )
+        if self.last_deal is not None and self.last_deal.folded[seat]:
+            return f"R21.4: seat {seat} folded in the previous deal"
+        if seat == self.dealer:
+            return "R21.5: the dealer must play"
+        n = self.num_players
+        if seat == (self.dealer - 1) % n and all(
+            self._folded[s] for s in range(n) if s not in (seat, self.dealer)
+        ):
+            return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
+        return None
+
+    def is_legal(self, action: object) -> bool:
+        """Whether :meth:`apply` would accept ``action`` (chance nodes included)."""
+        if self.phase is Phase.DEAL:
+            return isinstance(action, Shuffle) and _pack_problem(action.pack) is None
+        if isinstance(action, PlayCard) and self.phase is Phase.PLAY:
+            seat: int = self.current_player  # type: ignore[assignment]
+            mask = legal_play_mask(
+                self._hands[seat], self._trick, self._trump >> 3, self.rules.must_head
+            )
+            return bool(mask >> action.card.index & 1)
+        return action in self.legal_actions()
+
+    def sample_chance(self, rng: random.Random) -> Shuffle:
+        """A uniformly random :class:`Shuffle` drawn from the caller's generator (R11).
+
+        The state stores no generator: the same seed always gives the same game.
+
+        Raises:
+            IllegalActionError: if this is not a chance node.
+        """
+        if self.phase is not Phase.DEAL:
+            raise IllegalActionError(f"R11: not a chance node (phase {self.phase.name})")
+        pack = list(DECK)
+        rng.shuffle(pack)
+        return Shuffle(pack)
+
+    # -------------------------------------------------------------------- apply
+
+    def apply(self, action: Action) -> GameState:
+        """The state after ``action``; this state is unchanged.
+
+        Phases in which nobody has a choice (the cut when no Critical is offered, and
+        the scoring) are passed through here, each by a transition of the phase machine.
+
+        Raises:
+            IllegalActionError: for anything not in :meth:`legal_actions` (at a chance
+                node: anything but a :class:`Shuffle` of the 32 cards), naming the rule.
+        """
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalActionError(
+                f"not an action: {action!r:.60} ({type(action).__name__}); expected "
+                "Shuffle, TakeCritical, LeaveCritical, Fold, Exchange or PlayCard"
+            )
+        trigger, effect = handler
+        options = TABLE.get((self.phase, trigger))
+        if options is None:
+            raise IllegalActionError(_wrong_phase(self, trigger, action))
+        state = effect(self, action, options)
+        auto = AUTO_TRIGGERS.get(state.phase)
+        while auto is not None:
+            dest = destination(TABLE[(state.phase, auto)], state, None)
+            if dest is None:
+                break
+            state = _AUTO_EFFECTS[auto](state, dest)
+            auto = AUTO_TRIGGERS.get(state.phase)
+        return state
+
+
+# ---------------------------------------------------------------------- effects
+# Each effect checks its action against the rules, asks the compiled machine for the
+# destination and builds the one new state.  Positional construction is deliberate:
+# it is the cheapest way to make a frozen attrs instance.
+
+
+def _wrong_phase(state: GameState, trigger: str, action: object) -> str:
+    if state.phase is Phase.GAME_OVER:
+        return "R31: the game is over; no action can be applied"
+    where = {
+        "shuffle": ("R11", "at a chance node (phase DEAL)"),
+        "take": ("R12", "when a Critical is offered in the cutting ritual (phase CUT)"),
+        "leave": ("R12", "when a Critical is offered in the cutting ritual (phase CUT)"),
+        "fold": ("R18", "in the exchange (phase EXCHANGE)"),
+        "exchange": ("R18", "in the exchange (phase EXCHANGE)"),
+        "play": ("R24", "in trick play (phase PLAY)"),
+    }[trigger]
+    name = type(action).__name__
+    return f"{where[0]}: {name} is only possible {where[1]}; the phase is {state.phase.name}"
+
+
+def _pack_problem(pack: tuple[object, ...]) -> str | None:
+    for card in pack:
+        if type(card) is not Card:
+            return f"R11: a shuffle holds Card objects only, got {card!r:.20}"
+    if len(pack) != 32:
+        return f"R11: a shuffle must hold all 32 cards once, got {len(pack)} cards"
+    mask = 0
+    for card in pack:
+        mask |= 1 << card.index  # type: ignore[attr-defined]
+    if mask != FULL_DECK:
+        missing = ", ".join(str(DECK[i]) for i in bits(FULL_DECK & ~mask))
+        return f"R11: a shuffle must hold all 32 cards once; missing {missing}"
+    return None
+
+
+def _first_look(
+    state: GameState, pack: tuple[int, ...], cut: tuple[tuple[int, int, bool], ...]
+) -> tuple[tuple[tuple[int, int, bool], ...], int | None]:
+    """The next step of the ritual: who looks at the bottom card and whether it is offered.
+
+    Returns the ritual record with the new look appended (if anybody looks) and the seat
+    to decide (None when the ritual is over).  R12 (alternate), R14 (cutter_only, none).
+    """
+    schleck = state.rules.schleck
+    step = len(cut)
+    if schleck is Schleck.NONE or step >= 3 or (cut and not cut[-1][2]):
+        return cut, None
+    cutter = (state.dealer - 1) % state.num_players
+    seat = cutter if schleck is Schleck.CUTTER_ONLY or step % 2 == 0 else state.dealer
+    card = pack[-1]
+    cut = (*cut, (seat, card, False))
+    return cut, (seat if CRITICAL_MASK >> card & 1 else None)
+
+
+def _shuffle(state: GameState, action: Shuffle, options: tuple[Option, ...]) -> GameState:
+    problem = _pack_problem(action.pack)
+    if problem is not None:
+        raise IllegalActionError(problem)
+    pack = tuple([card.index for card in action.pack])
+    dest = destination(options, state, action)
+    assert dest is not None
+    cut, seat = _first_look(state, pack, ())
+    n = state.num_players
+    return GameState(
+        n, state.rules, dest, state.dealer, state.deal_number, state.scores, seat,
+        pack, (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, cut, (), (),
+        (0,) * n, state.last_deal, (), (), (state._history, None, action),
+    )  # fmt: skip
+
+
+def _take_or_leave(
+    state: GameState, action: TakeCritical | LeaveCritical, options: tuple[Option, ...]
+) -> GameState:
+    dest = destination(options, state, action)
+    assert dest is not None
+    seat: int = state.current_player  # type: ignore[assignment]
+    pack, hands, cut = state._pack, state._hands, state._cut
+    if isinstance(action, TakeCritical):  # R12: into the hand, shown to everybody (R13)
+        card = pack[-1]
+        pack = pack[:-1]
+        hands = tuple(h | (1 << card) if s == seat else h for s, h in enumerate(hands))
+        cut = (*cut[:-1], (seat, card, True))
+        cut, nxt = _first_look(state, pack, cut)
+    else:  # R12: the ritual ends; the card stays at the bottom (R13)
+        nxt = None
+    n = state.num_players
+    return GameState(
+        n, state.rules, dest, state.dealer, state.deal_number, state.scores, nxt,
+        pack, hands, -1, False, state._folded, state._exchanged, state._discards, cut, (), (),
+        state._tricks_won, state.last_deal, (), (), (state._history, seat, action),
+    )  # fmt: skip
+
+
+def _deal(state: GameState, dest: Phase) -> GameState:
+    """R15: packets of 3 − k and 2 clockwise from forehand, the trump card between."""
+    n, dealer, pack = state.num_players, state.dealer, state._pack
+    order = [(dealer + 1 + i) % n for i in range(n)]
+    hands = list(state._hands)
+    pos = 0
+    for seat in order:
+        take = 3 - hands[seat].bit_count()
+        for i in pack[pos : pos + take]:
+            hands[seat] |= 1 << i
+        pos += take
+    trump = pack[pos]
+    pos += 1
+    for seat in order:
+        for i in pack[pos : pos + 2]:
+            hands[seat] |= 1 << i
+        pos += 2
+    return GameState(
+        n, state.rules, dest, dealer, state.deal_number, state.scores, order[0],
+        pack[pos:], tuple(hands), trump, False, state._folded, state._exchanged,
+        state._discards, state._cut, (), (), state._tricks_won, state.last_deal, (), (),
+        state._history,
+    )  # fmt: skip
+
+
+def _next_active(folded: tuple[bool, ...], seat: int) -> int:
+    n = len(folded)
+    seat = (seat + 1) % n
+    while folded[seat]:
+        seat = (seat + 1) % n
+    return seat
+
+
+def _fold(state: GameState, action: Fold, options: tuple[Option, ...]) -> GameState:
+    reason = state.fold_forbidden_by()
+    if reason is not None:
+        raise IllegalActionError(reason)
+    dest = destination(options, state, action)
+    assert dest is not None
+    seat: int = state.current_player  # type: ignore[assignment]
+    folded = tuple(f or s == seat for s, f in enumerate(state._folded))
+    return GameState(
+        state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
+        (seat + 1) % state.num_players, state._pack, state._hands, state._trump, False,
+        folded, state._exchanged, state._discards, state._cut, (), (), state._tricks_won,
+        state.last_deal, (), (), (state._history, seat, action),
+    )  # fmt: skip
+
+
+def _exchange_problem(state: GameState, seat: int, action: Exchange) -> str | None:
+    hand = state._hands[seat]
+    mask = action._mask
+    if mask & ~hand:
+        stray = ", ".join(str(DECK[i]) for i in bits(mask & ~hand))
+        return f"R18: seat {seat} cannot discard {stray}: not in his hand"
+    dealer = seat == state.dealer
+    take = action.take_trump_card
+    if take and not dealer:
+        return f"R19: only the dealer (seat {state.dealer}) may take the trump card"
+    if take and not mask:
+        return "R19: taking the trump card needs one card of the hand in exchange"
+    draws = mask.bit_count() - take
+    limit = state.rules.dealer_stock_limit if dealer else _STOCK_LIMIT
+    if draws > limit:
+        who = "the dealer" if dealer else "a player"
+        rule = "R19" if dealer else "R18"
+        return f"{rule}: {who} may exchange at most {limit} cards with the stock, not {draws}"
+    if draws > len(state._pack):
+        return f"R20: the stock holds only {len(state._pack)} cards, cannot draw {draws}"
+    return None
+
+
+def _exchange(state: GameState, action: Exchange, options: tuple[Option, ...]) -> GameState:
+    seat: int = state.current_player  # type: ignore[assignment]
+    problem = _exchange_problem(state, seat, action)
+    if problem is not None:
+        raise IllegalActionError(problem)
+    dest = destination(options, state, action)
+    assert dest is not None
+    mask = action._mask
+    take = action.take_trump_card
+    draws = mask.bit_count() - take
+    hand = state._hands[seat] & ~mask
+    for i in state._pack[:draws]:
+        hand |= 1 << i
+    if take:
+        hand |= 1 << state._trump
+    n = state.num_players
+    hands = tuple(hand if s == seat else h for s, h in enumerate(state._hands))
+    discards = tuple(d | mask if s == seat else d for s, d in enumerate(state._discards))
+    exchanged = tuple(mask.bit_count() if s == seat else k for s, k in enumerate(state._exchanged))
+    # R24: after the dealer, forehand leads, or the first active player after him.
+    nxt = _next_active(state._folded, state.dealer) if dest is Phase.PLAY else (seat + 1) % n
+    return GameState(
+        n, state.rules, dest, state.dealer, state.deal_number, state.scores, nxt,
+        state._pack[draws:], hands, state._trump, take, state._folded, exchanged, discards,
+        state._cut, (), (), state._tricks_won, state.last_deal, (), (),
+        (state._history, seat, action),
+    )  # fmt: skip
+
+
+def _play(state: GameState, action: PlayCard, options: tuple[Option, ...]) -> GameState:
+    seat: int = state.current_player  # type: ignore[assignment]
+    card = action.card.index
+    hand = state._hands[seat]
+    trick = state._trick
+    trump = state._trump >> 3
+    must_head = state.rules.must_head
+    if not legal_play_mask(hand, trick, trump, must_head) >> card & 1:
+        raise IllegalActionError(explain_illegal_play(seat, hand, card, trick, trump, must_head))
+    dest = destination(options, state, action)
+    assert dest is not None
+    hands = tuple(h & ~(1 << card) if s == seat else h for s, h in enumerate(state._hands))
+    trick = (*trick, (seat, card))
+    tricks, won = state._tricks, state._tricks_won
+    folded = state._folded
+    if len(trick) == folded.count(False):  # R27: the trick is complete
+        winner = trick_winner(trick, trump)
+        tricks = (*tricks, (trick, winner))
+        won = tuple(w + 1 if s == winner else w for s, w in enumerate(won))
+        trick = ()
+        nxt: int | None = None if dest is Phase.SCORE else winner
+    else:
+        nxt = _next_active(folded, seat)
+    return GameState(
+        state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
+        nxt, state._pack, hands, state._trump, state._took_trump, folded, state._exchanged,
+        state._discards, state._cut, trick, tricks, won, state.last_deal, (), (),
+        (state._history, seat, action),
+    )  # fmt: skip
+
+
+def _score(state: GameState, dest: Phase) -> GameState:
+    """R29–R34: post the points, keep the deal readable, then a new deal or the end."""
+    rules = state.rules
+    trump_suit = state._trump >> 3
+    points = deal_points(state._tricks_won, state._folded, trump_suit, rules)
+    scores = post_scores(state.scores, points, rules)
+    n = state.num_players
+    summary = DealSummary(
+        deal_number=state.deal_number,
+        dealer=state.dealer,
+        trump_card=DECK[state._trump],
+        trump_suit=Suit(trump_suit),
+        trump_card_taken=state._took_trump,
+        folded=state._folded,
+        exchanged=state.exchanged,
+        tricks=state.tricks,
+        tricks_won=state._tricks_won,
+        points=tuple(a - b for a, b in zip(scores, state.scores, strict=True)),
+        scores=scores,
+        doubled=trump_suit == Suit.HEARTS and rules.hearts_double,
+    )
+    if dest is Phase.GAME_OVER:
+        winners, losers = game_result(scores, rules)
+        dealer, deal_number = state.dealer, state.deal_number
+    else:
+        winners, losers = (), ()
+        dealer, deal_number = (state.dealer + 1) % n, state.deal_number + 1  # R4
+    return GameState(
+        n, rules, dest, dealer, deal_number, scores, None, (), (0,) * n, -1, False,
+        (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, summary, winners, losers,
+        state._history,
+    )  # fmt: skip
+
+
+_Effect = Callable[[GameState, Any, tuple[Option, ...]], GameState]
+_HANDLERS: Final[dict[type, tuple[str, _Effect]]] = {
+    PlayCard: ("play", _play),
+    Exchange: ("exchange", _exchange),
+    Fold: ("fold", _fold),
+    TakeCritical: ("take", _take_or_leave),
+    LeaveCritical: ("leave", _take_or_leave),
+    Shuffle: ("shuffle", _shuffle),
+}
+_AUTO_EFFECTS: Final[dict[str, Callable[[GameState, Phase], GameState]]] = {
+    "deal": _deal,
+    "score": _score,
+}
+
+
+# ----------------------------------------------------------------- construction
+
+
+def new_game(num_players: int = 4, *, rules: Rules = _DEFAULT_RULES, dealer: int = 0) -> GameState:
+    """A new game at its first chance node (phase DEAL), every player at ``start_score``.
+
+    Args:
+        num_players: 2, 3 or 4 (R1).
+        rules: the variants (RULES.md §8); default rules if omitted.
+        dealer: the first dealer's seat (R3: chosen by the caller).
+
+    Raises:
+        ValueError: naming the argument, for a bad player count, rules object or seat.
+    """
+    if isinstance(num_players, bool) or not isinstance(num_players, int):
+        raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+    if num_players not in (2, 3, 4):
+        raise ValueError(f"num_players must be 2, 3 or 4 (R1), got {num_players}")
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules instance, got {type(rules).__name__}")
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise ValueError(f"dealer must be a seat number, got {dealer!r}")
+    if not 0 <= dealer < num_players:
+        raise ValueError(f"dealer must be a seat from 0 to {num_players - 1}, got {dealer}")
+    n = num_players
+    return GameState(
+        n, rules, Phase.DEAL, dealer, 1, (rules.start_score,) * n, None, (), (0,) * n, -1,
+        False, (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, None, (), (), None,
+    )  # fmt: skip
+
+
+def next_game(state: GameState) -> GameState:
+    """A new game with the same players and rules, the previous game's winner dealing (R5).
+
+    With several winners the one with the lowest final score deals; still tied, the
+    first of them clockwise from the previous dealer's left.
+
+    Raises:
+        ValueError: if ``state`` is not the end of a game.
+    """
+    if not state.is_terminal:
+        raise ValueError("next_game() needs a finished game (phase GAME_OVER)")
+    n = state.num_players
+    low = min(state.scores[w] for w in state.winners)
+    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    dealer = next(s for s in order if s in state.winners and state.scores[s] == low)
+    return new_game(n, rules=state.rules, dealer=dealer)
