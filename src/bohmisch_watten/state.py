@@ -317,6 +317,10 @@ class GameState:
         rng.shuffle(pack)
         return Shuffle(pack)
 
+    # ------------------------------------------------- views (issue 4) go here
+
+    # ------------------------------------------ serialization (issue 5) goes here
+
     # -------------------------------------------------------------------- apply
 
     def apply(self, action: Action) -> GameState:
