@@ -1,0 +1,61 @@
+"""The phase machine: the compiled table agrees with the real transitions.Machine."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+import pytest
+
+from bohmisch_watten import Phase
+from bohmisch_watten.phases import GUARDS, MACHINE, TABLE, TRANSITIONS, resolve
+
+
+class _Probe:
+    """A transitions model whose guards return chosen outcomes."""
+
+    def __init__(self, outcomes: dict[str, bool]) -> None:
+        for name in GUARDS:
+            setattr(self, name, _constant(outcomes[name]))
+
+
+def _constant(value: bool) -> Callable[..., bool]:
+    return lambda *args: value
+
+
+def _lookup(outcomes: dict[str, bool]) -> Callable[[str, object], bool]:
+    return lambda name, guard: outcomes[name]
+
+
+TRIGGERS = sorted({t["trigger"] for t in TRANSITIONS})
+
+
+@pytest.mark.parametrize(("phase", "trigger"), list(itertools.product(Phase, TRIGGERS)))
+def test_table_agrees_with_machine_for_every_guard_outcome(phase: Phase, trigger: str) -> None:
+    names = sorted(GUARDS)
+    for values in itertools.product((False, True), repeat=len(names)):
+        outcomes = dict(zip(names, values, strict=True))
+        probe = _Probe(outcomes)
+        MACHINE.add_model(probe, initial=phase)
+        try:
+            if trigger in MACHINE.get_triggers(phase):
+                fired = probe.trigger(trigger, None, None)  # type: ignore[attr-defined]
+                machine_dest = probe.state if fired else None  # type: ignore[attr-defined]
+            else:
+                machine_dest = None
+        finally:
+            MACHINE.remove_model(probe)
+        options = TABLE.get((phase, trigger))
+        table_dest = None if options is None else resolve(options, _lookup(outcomes))
+        assert table_dest == machine_dest, (phase, trigger, outcomes)
+
+
+def test_machine_has_no_auto_transitions_and_every_phase() -> None:
+    assert set(MACHINE.states) == {p.name for p in Phase}
+    assert not any(t.startswith("to_") for t in MACHINE.events)
+    assert Phase.GAME_OVER not in {p for p, _ in TABLE}  # nothing leaves the end
+
+
+def test_guards_are_named_pure_functions() -> None:
+    used = {c for t in TRANSITIONS for c in (*t.get("conditions", ()), *t.get("unless", ()))}
+    assert used == set(GUARDS)
