@@ -8,7 +8,15 @@ from collections.abc import Callable
 import pytest
 
 from bohmisch_watten import Phase
-from bohmisch_watten.phases import GUARDS, MACHINE, TABLE, TRANSITIONS, resolve
+from bohmisch_watten.phases import (
+    DECIDERS,
+    GUARDS,
+    MACHINE,
+    TABLE,
+    TRANSITIONS,
+    compile_decider,
+    resolve,
+)
 
 
 class _Probe:
@@ -21,6 +29,10 @@ class _Probe:
 
 def _constant(value: bool) -> Callable[..., bool]:
     return lambda *args: value
+
+
+def _constant_guards(outcomes: dict[str, bool]) -> Callable[[str, object], Callable[..., bool]]:
+    return lambda name, guard: _constant(outcomes[name])
 
 
 def _lookup(outcomes: dict[str, bool]) -> Callable[[str, object], bool]:
@@ -48,6 +60,12 @@ def test_table_agrees_with_machine_for_every_guard_outcome(phase: Phase, trigger
         options = TABLE.get((phase, trigger))
         table_dest = None if options is None else resolve(options, _lookup(outcomes))
         assert table_dest == machine_dest, (phase, trigger, outcomes)
+        # The hot path's compiled decider, fed the same guard outcomes, agrees too.
+        if options is None:
+            assert (phase, trigger) not in DECIDERS
+        else:
+            decide = compile_decider(options, _constant_guards(outcomes))
+            assert decide(None, None) == machine_dest, (phase, trigger, outcomes)  # type: ignore[arg-type]
 
 
 def test_machine_has_no_auto_transitions_and_every_phase() -> None:
@@ -59,3 +77,7 @@ def test_machine_has_no_auto_transitions_and_every_phase() -> None:
 def test_guards_are_named_pure_functions() -> None:
     used = {c for t in TRANSITIONS for c in (*t.get("conditions", ()), *t.get("unless", ()))}
     assert used == set(GUARDS)
+
+
+def test_deciders_cover_the_table() -> None:
+    assert set(DECIDERS) == set(TABLE)

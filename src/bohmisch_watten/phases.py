@@ -26,11 +26,25 @@ from .scoring import deal_points, game_result, post_scores
 if TYPE_CHECKING:
     from .state import GameState
 
-__all__ = ["AUTO_TRIGGERS", "GUARDS", "MACHINE", "TABLE", "TRANSITIONS", "Phase", "resolve"]
+__all__ = [
+    "AUTO_TRIGGERS",
+    "DECIDERS",
+    "GUARDS",
+    "MACHINE",
+    "TABLE",
+    "TRANSITIONS",
+    "Phase",
+    "compile_decider",
+    "resolve",
+]
 
 
 class Phase(enum.Enum):
     """Where a deal stands.  Only :meth:`GameState.apply` moves from one to the next."""
+
+    # Members are singletons compared by identity, so the identity hash is correct and,
+    # unlike Enum's default (hash of the name, in Python), it costs nothing on the hot path.
+    __hash__ = object.__hash__
 
     DEAL = "deal"
     """A chance node: the pack is to be shuffled and cut (R11)."""
@@ -157,16 +171,42 @@ def resolve(options: tuple[Option, ...], evaluate: Callable[[str, Guard], bool])
     return None
 
 
-def destination(options: tuple[Option, ...], state: GameState, action: object) -> Phase | None:
-    """Hot-path :func:`resolve` with the real guards called on ``(state, action)``."""
-    for dest, conditions, unless in options:
-        for _, guard in conditions:
-            if not guard(state, action):
-                break
-        else:
-            for _, guard in unless:
-                if guard(state, action):
-                    break
-            else:
-                return dest
-    return None
+Decider = Callable[["GameState", Any], "Phase | None"]
+"""``decide(state, action)``: the destination phase, or None when no transition applies."""
+
+
+def _real_guard(name: str, guard: Guard) -> Guard:
+    return guard
+
+
+def compile_decider(
+    options: tuple[Option, ...], guard_of: Callable[[str, Guard], Guard] = _real_guard
+) -> Decider:
+    """Specialise :func:`resolve` for one ``(phase, trigger)`` of the table.
+
+    The common shapes of :data:`TRANSITIONS` — one unguarded destination, one guarded
+    destination, or a guard and its ``unless`` twin — become a single expression, so the
+    hot path calls at most one guard.  ``guard_of`` lets the agreement test substitute
+    guards with chosen outcomes; ``apply()`` uses the real ones.
+    """
+    if len(options) == 1:
+        dest, conditions, unless = options[0]
+        if not conditions and not unless:
+            return lambda state, action: dest
+        if len(conditions) == 1 and not unless:
+            guard = guard_of(*conditions[0])
+            return lambda state, action: dest if guard(state, action) else None
+    if len(options) == 2:
+        (yes, cond_a, unless_a), (no, cond_b, unless_b) = options
+        if len(cond_a) == 1 and not unless_a and not cond_b and unless_b == cond_a:
+            guard = guard_of(*cond_a[0])
+            return lambda state, action: yes if guard(state, action) else no
+    return lambda state, action: resolve(  # pragma: no cover - no such shape today
+        options, lambda name, g: guard_of(name, g)(state, action)
+    )
+
+
+DECIDERS: Final[dict[tuple[Phase, str], Decider]] = {
+    key: compile_decider(options) for key, options in TABLE.items()
+}
+"""``DECIDERS[(phase, trigger)]``: the compiled table as one function per entry."""

@@ -20,8 +20,10 @@ def deal_points(
     """
     factor = 2 if trump_suit == Suit.HEARTS and rules.hearts_double else 1
     return tuple(
-        0 if out else (-tricks * factor if tricks else 5 * factor)
-        for tricks, out in zip(tricks_won, folded, strict=True)
+        [
+            0 if out else (-tricks * factor if tricks else 5 * factor)
+            for tricks, out in zip(tricks_won, folded, strict=True)
+        ]
     )
 
 

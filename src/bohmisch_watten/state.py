@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -35,7 +35,7 @@ from .actions import (
 )
 from .cards import DECK, Card, Suit
 from .errors import IllegalActionError
-from .phases import AUTO_TRIGGERS, TABLE, Option, Phase, destination
+from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
 from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, post_scores
 from .summary import DealSummary, Trick
@@ -57,18 +57,44 @@ def _history_tuple(node: _Node | None) -> tuple[tuple[int | None, Action], ...]:
     return tuple(out)
 
 
-def _subset_orders() -> dict[tuple[int, int, int], tuple[int, ...]]:
-    """Subsets of n hand positions (as n-bit patterns) with low..high members, by size."""
-    orders = {}
-    for n in range(6):
-        for low in range(6):
-            for high in range(6):
-                js = [j for j in range(1 << n) if low <= j.bit_count() <= high]
-                orders[(n, low, high)] = tuple(sorted(js, key=lambda j: (j.bit_count(), j)))
-    return orders
+def _discard_masks(hand: int) -> tuple[int, ...]:
+    """Every subset of a five-card hand as a bitmask, by size, then by card order.
+
+    ``masks[:_UP_TO[k]]`` are the subsets of at most ``k`` cards.  Written out because
+    it runs at every exchange decision (R18, R19) and a loop would cost three times more.
+    """
+    a = hand & -hand
+    hand ^= a
+    b = hand & -hand
+    hand ^= b
+    c = hand & -hand
+    hand ^= c
+    d = hand & -hand
+    e = hand ^ d
+    ab, ac, ad, ae, bc, bd, be, cd, ce, de = (
+        a | b, a | c, a | d, a | e, b | c, b | d, b | e, c | d, c | e, d | e
+    )  # fmt: skip
+    return (
+        0, a, b, c, d, e,
+        ab, ac, ad, ae, bc, bd, be, cd, ce, de,
+        ab | c, ab | d, ab | e, ac | d, ac | e, ad | e, bc | d, bc | e, bd | e, cd | e,
+        ab | cd, ab | ce, ab | de, ac | de, bc | de,
+        ab | cd | e,
+    )  # fmt: skip
 
 
-_SUBSETS: Final = _subset_orders()
+_UP_TO: Final = (1, 6, 16, 26, 31, 32)
+_PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
+"""Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
+_CARD_PAIRS: Final = tuple(tuple((seat, card) for card in DECK) for seat in range(4))
+"""Shared ``(seat, Card)`` pairs for the public view of tricks."""
+_SUITS: Final = tuple(Suit)
+"""``_UP_TO[k]``: how many of :func:`_discard_masks` have at most ``k`` cards."""
+_PLAYS: Final = tuple(
+    tuple(tuple(PLAY_ACTIONS[suit * 8 + i] for i in bits(byte)) for byte in range(256))
+    for suit in range(4)
+)
+"""``_PLAYS[suit][byte]``: the PlayCard actions of one suit's eight bits of a hand mask."""
 _DEFAULT_RULES: Final = Rules()
 _STOCK_LIMIT: Final = 3  # R18: at most 3 cards with the stock (non-dealers)
 
@@ -191,13 +217,17 @@ class GameState:
     @property
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The current trick: ``(seat, card)`` pairs, leader first."""
-        return tuple((seat, DECK[i]) for seat, i in self._trick)
+        return tuple([_CARD_PAIRS[seat][i] for seat, i in self._trick])
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks of this deal, in order."""
+        pairs = _CARD_PAIRS
         return tuple(
-            Trick(tuple((s, DECK[i]) for s, i in plays), winner) for plays, winner in self._tricks
+            [
+                Trick(tuple([pairs[s][i] for s, i in plays]), winner)
+                for plays, winner in self._tricks
+            ]
         )
 
     @property
@@ -233,7 +263,12 @@ class GameState:
             mask = legal_play_mask(
                 self._hands[seat], self._trick, self._trump >> 3, self.rules.must_head
             )
-            return tuple([PLAY_ACTIONS[i] for i in bits(mask)])
+            return (
+                _PLAYS[0][mask & 255]
+                + _PLAYS[1][mask >> 8 & 255]
+                + _PLAYS[2][mask >> 16 & 255]
+                + _PLAYS[3][mask >> 24]
+            )
         if phase is Phase.EXCHANGE:
             return self._exchange_actions()
         if phase is Phase.CUT:
@@ -242,24 +277,17 @@ class GameState:
 
     def _exchange_actions(self) -> tuple[Action, ...]:
         seat: int = self.current_player  # type: ignore[assignment]
-        hand = self._hands[seat]
-        subsets = [0]
-        for i in bits(hand):
-            bit = 1 << i
-            subsets += [s | bit for s in subsets]
-        size = hand.bit_count()
+        masks = _discard_masks(self._hands[seat])
         stock = len(self._pack)
-        if seat == self.dealer:  # R19: the dealer plays, may take the trump card
+        if seat == self.dealer:  # R19: the dealer plays and may take the trump card
             limit = min(self.rules.dealer_stock_limit, stock)
-            plain = [EXCHANGES[subsets[j]] for j in _SUBSETS[(size, 0, limit)]]
-            upper = min(limit + 1, size)
-            plain += [EXCHANGES_WITH_TRUMP[subsets[j]] for j in _SUBSETS[(size, 1, upper)]]
-            return tuple(plain)
-        limit = min(_STOCK_LIMIT, stock)  # R18, R20
-        actions: list[Action] = [EXCHANGES[subsets[j]] for j in _SUBSETS[(size, 0, limit)]]
-        if self.fold_forbidden_by() is None:
-            actions.insert(0, FOLD)
-        return tuple(actions)
+            return tuple(map(EXCHANGES.__getitem__, masks[: _UP_TO[limit]])) + tuple(
+                map(EXCHANGES_WITH_TRUMP.__getitem__, masks[1 : _UP_TO[limit + 1]])
+            )
+        plain = tuple(map(EXCHANGES.__getitem__, masks[: _UP_TO[min(_STOCK_LIMIT, stock)]]))
+        if self.fold_forbidden_by() is None:  # R18, R21
+            return (FOLD, *plain)
+        return plain
 
     def fold_forbidden_by(self, seat: int | None = None) -> str | None:
         """Why ``seat`` (default: the player to act) may not fold now, or None (R21).
@@ -340,13 +368,13 @@ class GameState:
                 "Shuffle, TakeCritical, LeaveCritical, Fold, Exchange or PlayCard"
             )
         trigger, effect = handler
-        options = TABLE.get((self.phase, trigger))
-        if options is None:
+        decide = DECIDERS.get((self.phase, trigger))
+        if decide is None:
             raise IllegalActionError(_wrong_phase(self, trigger, action))
-        state = effect(self, action, options)
+        state = effect(self, action, decide)
         auto = AUTO_TRIGGERS.get(state.phase)
         while auto is not None:
-            dest = destination(TABLE[(state.phase, auto)], state, None)
+            dest = DECIDERS[(state.phase, auto)](state, None)
             if dest is None:
                 break
             state = _AUTO_EFFECTS[auto](state, dest)
@@ -373,6 +401,9 @@ def _wrong_phase(state: GameState, trigger: str, action: object) -> str:
     }[trigger]
     name = type(action).__name__
     return f"{where[0]}: {name} is only possible {where[1]}; the phase is {state.phase.name}"
+
+
+_INDEX: Final[dict[object, int]] = {card: card.index for card in DECK}
 
 
 def _pack_problem(pack: tuple[object, ...]) -> str | None:
@@ -409,12 +440,15 @@ def _first_look(
     return cut, (seat if CRITICAL_MASK >> card & 1 else None)
 
 
-def _shuffle(state: GameState, action: Shuffle, options: tuple[Option, ...]) -> GameState:
-    problem = _pack_problem(action.pack)
-    if problem is not None:
-        raise IllegalActionError(problem)
-    pack = tuple([card.index for card in action.pack])
-    dest = destination(options, state, action)
+def _shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
+    try:
+        found = tuple(map(_INDEX.get, action.pack))
+    except TypeError:  # an unhashable object in the pack
+        found = (None,)
+    if len(found) != 32 or None in found or len(set(found)) != 32:
+        raise IllegalActionError(_pack_problem(action.pack) or "R11: not a permutation")
+    pack = cast(tuple[int, ...], found)
+    dest = decide(state, action)
     assert dest is not None
     cut, seat = _first_look(state, pack, ())
     n = state.num_players
@@ -426,9 +460,9 @@ def _shuffle(state: GameState, action: Shuffle, options: tuple[Option, ...]) -> 
 
 
 def _take_or_leave(
-    state: GameState, action: TakeCritical | LeaveCritical, options: tuple[Option, ...]
+    state: GameState, action: TakeCritical | LeaveCritical, decide: Decider
 ) -> GameState:
-    dest = destination(options, state, action)
+    dest = decide(state, action)
     assert dest is not None
     seat: int = state.current_player  # type: ignore[assignment]
     pack, hands, cut = state._pack, state._hands, state._cut
@@ -481,11 +515,11 @@ def _next_active(folded: tuple[bool, ...], seat: int) -> int:
     return seat
 
 
-def _fold(state: GameState, action: Fold, options: tuple[Option, ...]) -> GameState:
+def _fold(state: GameState, action: Fold, decide: Decider) -> GameState:
     reason = state.fold_forbidden_by()
     if reason is not None:
         raise IllegalActionError(reason)
-    dest = destination(options, state, action)
+    dest = decide(state, action)
     assert dest is not None
     seat: int = state.current_player  # type: ignore[assignment]
     folded = tuple(f or s == seat for s, f in enumerate(state._folded))
@@ -497,7 +531,8 @@ def _fold(state: GameState, action: Fold, options: tuple[Option, ...]) -> GameSt
     )  # fmt: skip
 
 
-def _exchange_problem(state: GameState, seat: int, action: Exchange) -> str | None:
+def _exchange_problem(state: GameState, seat: int, action: Exchange) -> str:
+    """Why ``action`` is not a legal exchange for ``seat`` (the error path only)."""
     hand = state._hands[seat]
     mask = action._mask
     if mask & ~hand:
@@ -515,41 +550,54 @@ def _exchange_problem(state: GameState, seat: int, action: Exchange) -> str | No
         who = "the dealer" if dealer else "a player"
         rule = "R19" if dealer else "R18"
         return f"{rule}: {who} may exchange at most {limit} cards with the stock, not {draws}"
-    if draws > len(state._pack):
-        return f"R20: the stock holds only {len(state._pack)} cards, cannot draw {draws}"
-    return None
+    return f"R20: the stock holds only {len(state._pack)} cards, cannot draw {draws}"
 
 
-def _exchange(state: GameState, action: Exchange, options: tuple[Option, ...]) -> GameState:
+def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
     seat: int = state.current_player  # type: ignore[assignment]
-    problem = _exchange_problem(state, seat, action)
-    if problem is not None:
-        raise IllegalActionError(problem)
-    dest = destination(options, state, action)
-    assert dest is not None
     mask = action._mask
     take = action.take_trump_card
-    draws = mask.bit_count() - take
-    hand = state._hands[seat] & ~mask
+    hand = state._hands[seat]
+    size = mask.bit_count()
+    draws = size - take
+    dealer = seat == state.dealer
+    if (
+        mask & ~hand
+        or draws > (state.rules.dealer_stock_limit if dealer else _STOCK_LIMIT)
+        or draws > len(state._pack)
+        or (take and (not dealer or not mask))
+    ):
+        raise IllegalActionError(_exchange_problem(state, seat, action))
+    dest = decide(state, action)
+    assert dest is not None
+    hand &= ~mask
     for i in state._pack[:draws]:
         hand |= 1 << i
     if take:
         hand |= 1 << state._trump
-    n = state.num_players
-    hands = tuple(hand if s == seat else h for s, h in enumerate(state._hands))
-    discards = tuple(d | mask if s == seat else d for s, d in enumerate(state._discards))
-    exchanged = tuple(mask.bit_count() if s == seat else k for s, k in enumerate(state._exchanged))
     # R24: after the dealer, forehand leads, or the first active player after him.
-    nxt = _next_active(state._folded, state.dealer) if dest is Phase.PLAY else (seat + 1) % n
+    nxt = (
+        _next_active(state._folded, state.dealer)
+        if dest is Phase.PLAY
+        else (seat + 1) % state.num_players
+    )
     return GameState(
-        n, state.rules, dest, state.dealer, state.deal_number, state.scores, nxt,
-        state._pack[draws:], hands, state._trump, take, state._folded, exchanged, discards,
-        state._cut, (), (), state._tricks_won, state.last_deal, (), (),
-        (state._history, seat, action),
+        state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
+        nxt, state._pack[draws:], _replace(state._hands, seat, hand), state._trump, take,
+        state._folded, _replace(state._exchanged, seat, size),
+        _replace(state._discards, seat, state._discards[seat] | mask), state._cut, (), (),
+        state._tricks_won, state.last_deal, (), (), (state._history, seat, action),
     )  # fmt: skip
 
 
-def _play(state: GameState, action: PlayCard, options: tuple[Option, ...]) -> GameState:
+def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    """``values`` with ``values[seat]`` replaced: the cheapest copy for a few seats."""
+    copy = list(values)
+    copy[seat] = value
+    return tuple(copy)
+
+
+def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     seat: int = state.current_player  # type: ignore[assignment]
     card = action.card.index
     hand = state._hands[seat]
@@ -558,20 +606,22 @@ def _play(state: GameState, action: PlayCard, options: tuple[Option, ...]) -> Ga
     must_head = state.rules.must_head
     if not legal_play_mask(hand, trick, trump, must_head) >> card & 1:
         raise IllegalActionError(explain_illegal_play(seat, hand, card, trick, trump, must_head))
-    dest = destination(options, state, action)
+    dest = decide(state, action)
     assert dest is not None
-    hands = tuple(h & ~(1 << card) if s == seat else h for s, h in enumerate(state._hands))
-    trick = (*trick, (seat, card))
+    hands = _replace(state._hands, seat, hand & ~(1 << card))
+    trick = (*trick, _PLAY_PAIRS[seat][card])
     tricks, won = state._tricks, state._tricks_won
     folded = state._folded
     if len(trick) == folded.count(False):  # R27: the trick is complete
         winner = trick_winner(trick, trump)
         tricks = (*tricks, (trick, winner))
-        won = tuple(w + 1 if s == winner else w for s, w in enumerate(won))
+        won = _replace(won, winner, won[winner] + 1)
         trick = ()
         nxt: int | None = None if dest is Phase.SCORE else winner
     else:
-        nxt = _next_active(folded, seat)
+        nxt = (seat + 1) % state.num_players
+        if folded[nxt]:
+            nxt = _next_active(folded, nxt)
     return GameState(
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         nxt, state._pack, hands, state._trump, state._took_trump, folded, state._exchanged,
@@ -591,7 +641,7 @@ def _score(state: GameState, dest: Phase) -> GameState:
         deal_number=state.deal_number,
         dealer=state.dealer,
         trump_card=DECK[state._trump],
-        trump_suit=Suit(trump_suit),
+        trump_suit=_SUITS[trump_suit],
         trump_card_taken=state._took_trump,
         folded=state._folded,
         exchanged=state.exchanged,
@@ -614,7 +664,7 @@ def _score(state: GameState, dest: Phase) -> GameState:
     )  # fmt: skip
 
 
-_Effect = Callable[[GameState, Any, tuple[Option, ...]], GameState]
+_Effect = Callable[[GameState, Any, Decider], GameState]
 _HANDLERS: Final[dict[type, tuple[str, _Effect]]] = {
     PlayCard: ("play", _play),
     Exchange: ("exchange", _exchange),
