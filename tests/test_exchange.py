@@ -38,7 +38,7 @@ def second_deal(rules: Rules | None = None, trump: str = "G9", n: int = 4) -> Ga
     return dealt_state(n, {}, trump, state=state)
 
 
-@pytest.mark.rule("R18", "R20")
+@pytest.mark.rule("R18", "R20", "R23")
 def test_exchange_draws_from_the_top_of_the_stock_in_turn() -> None:
     state = dealt_state(4, HANDS, "E9", stock="G9 G8 G7 H8 H7 S9")
     assert state.current_player == 1  # forehand first
