@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo test lint typecheck pytest bench docs clean
+.PHONY: demo test lint typecheck pytest bench docs clean golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[docs]'
-	touch $@
+	touch $@ $(VENV)/.run-installed
 
 demo: $(VENV)/.run-installed
 	$(BIN)/python -m bohmisch_watten --seed $(SEED)
@@ -37,7 +37,18 @@ typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict src
 
 pytest: $(VENV)/.dev-installed
-	$(BIN)/pytest --cov --cov-branch --cov-report=term
+	$(BIN)/pytest --cov --cov-branch --cov-report=term --cov-fail-under=95
+
+# Rewrite the golden playthroughs in tests/golden/ after an intended change (see its README).
+golden: $(VENV)/.run-installed
+	$(BIN)/python tests/golden/regenerate.py
+
+# The documentation site: HTML with every warning an error, then every example on the
+# pages and in the docstrings run by the doctest builder.  -E: always a fresh read, so
+# a warning in a page that did not change still fails the build.
+docs: $(VENV)/.docs-installed
+	$(BIN)/sphinx-build -E -W --keep-going -q -b html -d docs/_build/doctrees docs docs/_build/html
+	$(BIN)/sphinx-build -E -W --keep-going -b doctest -d docs/_build/doctrees docs docs/_build/doctest
 
 bench: $(VENV)/.run-installed
 	$(BIN)/python benchmarks/playout.py

@@ -10,16 +10,27 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-# The built-in "ci" profile (loaded automatically when CI is set) is derandomized;
-# extend it so the whole `make test` stays well under ten minutes.
+# Hypothesis profiles.  The built-in "ci" profile (loaded automatically when CI is set)
+# is derandomized and has no example database, so CI runs the same examples every time;
+# we extend it with a budget that keeps the whole `make test` well under ten minutes.
+# "dev" (the default elsewhere) draws fresh examples on every run; "thorough"
+# (HYPOTHESIS_PROFILE=thorough) is for long local runs before a release.  Tests that
+# need more or fewer examples scale these numbers (see test_state_machine.py).
 settings.register_profile(
     "ci",
     parent=settings.get_profile("ci"),
     max_examples=60,
+    stateful_step_count=50,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("dev", max_examples=60, deadline=None)
-settings.register_profile("thorough", max_examples=2000, deadline=None)
+settings.register_profile("dev", max_examples=60, stateful_step_count=50, deadline=None)
+settings.register_profile(
+    "thorough",
+    max_examples=2000,
+    stateful_step_count=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 if "HYPOTHESIS_PROFILE" in os.environ:
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 elif not os.environ.get("CI"):

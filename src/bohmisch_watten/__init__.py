@@ -21,33 +21,59 @@ True
 
 from __future__ import annotations
 
+from .action_ids import (
+    ACTION_TABLE_VERSION,
+    NUM_ACTION_IDS,
+    action_to_id,
+    id_to_action,
+    legal_action_mask,
+)
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .cards import BELLI, CRITICALS, DECK, MAXI, SPITZ, Card, Rank, Suit
-from .errors import IllegalActionError
+from .errors import FormatError, IllegalActionError
+from .notation import (
+    MAX_DOCUMENT_CHARS,
+    action_to_string,
+    parse_action,
+    parse_card,
+    parse_rules,
+    rules_to_string,
+)
 from .phases import Phase
+from .records import GameRecord, load_record, replay
 from .rules import Overshoot, Rules, Schleck
+from .serialization import FORMAT_VERSION, from_json, to_json
 from .state import GameState, new_game, next_game
 from .summary import DealSummary, Trick
+from .views import PlayerView, PublicDeal
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ACTION_TABLE_VERSION",
     "BELLI",
     "CRITICALS",
     "DECK",
+    "FORMAT_VERSION",
     "MAXI",
+    "MAX_DOCUMENT_CHARS",
+    "NUM_ACTION_IDS",
     "SPITZ",
     "Action",
     "Card",
     "DealSummary",
     "Exchange",
     "Fold",
+    "FormatError",
+    "GameRecord",
     "GameState",
     "IllegalActionError",
     "LeaveCritical",
     "Overshoot",
     "Phase",
     "PlayCard",
+    "PlayerView",
+    "PublicDeal",
     "Rank",
     "Rules",
     "Schleck",
@@ -56,6 +82,18 @@ __all__ = [
     "TakeCritical",
     "Trick",
     "__version__",
+    "action_to_id",
+    "action_to_string",
+    "from_json",
+    "id_to_action",
+    "legal_action_mask",
+    "load_record",
     "new_game",
     "next_game",
+    "parse_action",
+    "parse_card",
+    "parse_rules",
+    "replay",
+    "rules_to_string",
+    "to_json",
 ]

@@ -88,6 +88,15 @@ class Card:
 
     Notation: German suit letter plus rank, e.g. ``"HK"`` (Maxi), ``"S7"`` (Belli),
     ``"E7"`` (Spitz), ``"G10"``.  :meth:`parse` and :func:`str` round trip.
+
+    Example:
+        >>> from bohmisch_watten import MAXI, Card, Rank, Suit
+        >>> Card(Suit.HEARTS, Rank.KING) is Card.parse("hk") is MAXI
+        True
+        >>> str(MAXI), MAXI.is_critical, MAXI.index
+        ('HK', True, 22)
+        >>> sorted([Card.parse("S7"), Card.parse("EA")])
+        [Card.parse('EA'), Card.parse('S7')]
     """
 
     __slots__ = ("_code", "index", "rank", "suit")

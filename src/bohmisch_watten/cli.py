@@ -119,7 +119,22 @@ def _print_completed_trick(before: GameState, after: GameState, out: TextIO) -> 
 def play_and_print(
     num_players: int, rules: Rules, seed: int, dealer: int, max_deals: int, out: TextIO
 ) -> GameState:
-    """Play one game with random decisions from ``random.Random(seed)`` and print it."""
+    """Play one game with random decisions from ``random.Random(seed)`` and print it.
+
+    The same generator draws the shuffles and the decisions, so a seed always prints
+    the same game.
+
+    Args:
+        num_players: 2, 3 or 4 (R1).
+        rules: the variants to play with.
+        seed: the seed of the one random generator.
+        dealer: the first dealer's seat (R3).
+        max_deals: stop (and say so) after this many deals without a winner.
+        out: where to print.
+
+    Returns:
+        The last state: the end of the game, or the state where it was stopped.
+    """
     rng = random.Random(seed)
     state = new_game(num_players, rules=rules, dealer=dealer)
     print(

@@ -91,6 +91,11 @@ GUARDS: Final[Mapping[str, Guard]] = {
     "completes_deal": completes_deal,
     "game_ends": game_ends,
 }
+"""The guards by the names that :data:`TRANSITIONS` uses, as a ``transitions`` model would.
+
+Keeping the names in the declaration (not the functions) is what lets the machine stay
+plain data, and lets the agreement test substitute guards with chosen outcomes.
+"""
 
 _D, _C, _E, _P, _S, _G = (
     Phase.DEAL,

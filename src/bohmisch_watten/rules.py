@@ -88,6 +88,16 @@ class Rules:
         start_score: the score every player starts with (R28).
         hearts_double: whether a deal with Hearts as trumps counts double (R30).
         min_fold_score: a player with this score or less may not fold (R21.3).
+
+    Example:
+        >>> from bohmisch_watten import Rules, Schleck
+        >>> rules = Rules(schleck="none", must_head=False)
+        >>> rules.schleck is Schleck.NONE, str(rules)
+        (True, 'schleck=none,must_head=false')
+        >>> Rules(min_fold_score="5")
+        Traceback (most recent call last):
+          ...
+        ValueError: Rules.min_fold_score must be an integer from -1000 to 1000, got '5'
     """
 
     schleck: Schleck = attrs.field(default=Schleck.ALTERNATE, converter=_to_schleck)

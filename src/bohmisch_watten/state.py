@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import attrs
 
@@ -41,6 +41,10 @@ from .scoring import deal_points, game_result, post_scores
 from .summary import DealSummary, Trick
 from .tables import CRITICAL_MASK, FULL_DECK, bits
 from .tricks import explain_illegal_play, legal_play_mask, trick_winner
+
+if TYPE_CHECKING:
+    from .records import GameRecord
+    from .views import PlayerView
 
 __all__ = ["GameState", "new_game", "next_game"]
 
@@ -114,6 +118,29 @@ class GameState:
     ``hands``; ``trump_card`` is the turned-up card for the whole deal whether or not the
     dealer took it; ``stock`` is top first.  Between deals (phase DEAL) and at the end
     no cards are out; the finished deal is in ``last_deal``.
+
+    States compare equal when every field, the history included, is equal, and they
+    are hashable, so they can be dictionary keys in a search.  A state holds every
+    hidden card: show a player :meth:`view` instead.
+
+    Attributes:
+        num_players: 2, 3 or 4 (R1).
+        rules: the variants in force (:class:`~bohmisch_watten.Rules`).
+        phase: where the deal stands (:class:`~bohmisch_watten.Phase`); never SCORE,
+            which ``apply()`` passes through.
+        dealer: the dealer's seat in this deal (R2–R4).
+        deal_number: 1 for the first deal of the game; R21.1 depends on it.
+        scores: per seat, the score before this deal's points (R28–R32).
+        current_player: the seat to act, or None at a chance node and at the end.
+        last_deal: the summary of the previous deal (tricks, points), None in the first.
+        winners: the winning seats once the game is over, else empty (R34).
+        losers: the losing seats once the game is over, else empty (R34).
+
+    Example:
+        >>> from bohmisch_watten import new_game
+        >>> state = new_game(3, dealer=2)
+        >>> state.is_chance_node, state.forehand, state.cutter
+        (True, 0, 1)
     """
 
     num_players: int
@@ -347,7 +374,52 @@ class GameState:
 
     # ------------------------------------------------- views (issue 4) go here
 
+    def view(self, player: int) -> PlayerView:
+        """What seat ``player`` may know now: a :class:`PlayerView` (R13, R23).
+
+        Raises:
+            ValueError: naming ``player`` if it is not a seat of this game.
+        """
+        from .views import make_view  # views imports this module
+
+        return make_view(self, player)
+
     # ------------------------------------------ serialization (issue 5) goes here
+
+    def record(self) -> GameRecord:
+        """The game so far as a :class:`~bohmisch_watten.records.GameRecord`.
+
+        Rules, players, first dealer and every action: ``replay(state.record())``
+        gives back an equal state.  The first dealer is found from the current one,
+        since the deal passes clockwise once per deal (R4).
+        """
+        from .records import GameRecord
+
+        first = (self.dealer - (self.deal_number - 1)) % self.num_players
+        return GameRecord(self.num_players, self.rules, first, tuple(a for _, a in self.history))
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """This state as a JSON document: its record plus a snapshot of every field.
+
+        See :mod:`bohmisch_watten.serialization`; :meth:`from_json` reads it back.
+        """
+        from .serialization import to_json
+
+        return to_json(self, indent=indent)
+
+    @staticmethod
+    def from_json(text: str | bytes, *, max_chars: int | None = None) -> GameState:
+        """Read a state document written by :meth:`to_json`, checking it by replay.
+
+        ``max_chars`` defaults to ``MAX_DOCUMENT_CHARS`` (1 MB).
+
+        Raises:
+            FormatError: for anything but a state the rules can produce, see
+                :func:`bohmisch_watten.serialization.state_from_json`.
+        """
+        from .serialization import state_from_json
+
+        return state_from_json(text, max_chars=max_chars)
 
     # -------------------------------------------------------------------- apply
 
@@ -356,10 +428,27 @@ class GameState:
 
         Phases in which nobody has a choice (the cut when no Critical is offered, and
         the scoring) are passed through here, each by a transition of the phase machine.
+        The action need not come from :meth:`legal_actions`: equal actions are
+        interchangeable, so a UI may build one from a click.
 
         Raises:
             IllegalActionError: for anything not in :meth:`legal_actions` (at a chance
                 node: anything but a :class:`Shuffle` of the 32 cards), naming the rule.
+
+        Example:
+            >>> from bohmisch_watten import DECK, Card, Exchange, Fold, Shuffle
+            >>> from bohmisch_watten import IllegalActionError, new_game
+            >>> state = new_game(2).apply(Shuffle(DECK))  # a known pack, top card first
+            >>> " ".join(str(card) for card in state.hands[1])
+            'E7 E8 E9 EA G7'
+            >>> after = state.apply(Exchange({Card.parse("E8"), Card.parse("G7")}))
+            >>> after.exchanged, " ".join(str(card) for card in after.hands[1])
+            ((None, 2), 'E7 E9 EA G10 GU')
+            >>> try:
+            ...     after.apply(Fold())
+            ... except IllegalActionError as error:
+            ...     print(error)
+            R21.1: nobody may fold in the first deal of the game
         """
         handler = _HANDLERS.get(type(action))
         if handler is None:

@@ -11,7 +11,14 @@ __all__ = ["DealSummary", "Trick"]
 
 @attrs.frozen(slots=True)
 class Trick:
-    """A completed trick: the plays in order (leader first) and the seat that won it."""
+    """A completed trick: the plays in order (leader first) and the seat that won it.
+
+    Folded players do not play, so a trick has one play per active player (R24).
+
+    Attributes:
+        plays: ``(seat, card)`` pairs in the order played, the leader first.
+        winner: the seat whose card won the trick (R27); it leads the next one (R24).
+    """
 
     plays: tuple[tuple[int, Card], ...]
     winner: int

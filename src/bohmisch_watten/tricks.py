@@ -24,7 +24,12 @@ def best_play(trick: Sequence[Play], trump: int) -> Play:
 
 
 def trick_winner(trick: Sequence[Play], trump: int) -> int:
-    """The seat that wins a complete trick (R27)."""
+    """The seat that wins a complete trick (R27).
+
+    Args:
+        trick: the plays ``(seat, card index)``, leader first.
+        trump: the trump suit (0–3, as :class:`~bohmisch_watten.Suit`).
+    """
     return best_play(trick, trump)[0]
 
 

@@ -1,0 +1,67 @@
+"""Sphinx configuration of the bohmisch_watten documentation.
+
+Builds offline: no intersphinx, no remote assets.  The phase diagram is drawn at build
+time from ``bohmisch_watten.phases.MACHINE`` by the local extension ``_ext/watten_docs``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import bohmisch_watten
+
+DOCS = Path(__file__).parent
+sys.path.insert(0, str(DOCS / "_ext"))
+# The guides import the bots of examples/ (greedy_bot.py), so that the code shown on
+# the pages and the code the example scripts run is the same code.
+sys.path.insert(0, str(DOCS.parent / "examples"))
+
+project = "bohmisch_watten"
+author = "bohmisch_watten developers"
+copyright = "2026, bohmisch_watten developers"
+release = bohmisch_watten.__version__
+version = release
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.doctest",
+    "watten_docs",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+templates_path: list[str] = []
+
+# MyST: ``(R25)=`` targets, ``{rule}`` roles, ```{doctest}`` blocks, definition lists.
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# autodoc + napoleon (Google style docstrings).
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_default_options = {"show-inheritance": True}
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+napoleon_use_rtype = False
+napoleon_use_ivar = True  # "Attributes:" as a field list, never a second object entry
+add_module_names = False
+python_display_short_literal_types = True
+
+# Doctests: every ``>>>`` block and every doctest/testcode directive, pages and docstrings.
+doctest_global_setup = """
+import random
+import bohmisch_watten
+from bohmisch_watten import *
+from bohmisch_watten.views import PlayerView
+"""
+doctest_test_doctest_blocks = "default"
+
+html_theme = "furo"
+html_title = f"bohmisch_watten {release}"
+html_static_path = ["_static"]
+html_css_files = ["watten.css"]
+html_show_sourcelink = False

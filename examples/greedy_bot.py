@@ -1,0 +1,107 @@
+"""A greedy bot that sees only its own player view, playing against random bots.
+
+Run: ``python examples/greedy_bot.py [games] [seed]``.  Seat 0 is the greedy bot, the
+other seats play at random; the script prints how often each seat won and lost.
+
+The bot never touches a :class:`~bohmisch_watten.GameState`: it gets a
+:class:`~bohmisch_watten.views.PlayerView`, which holds only what its seat may know,
+and picks one of ``view.legal_actions()``.  It knows three things about the game:
+Criticals and trumps win tricks (R7, R9, R27), tricks are what you want (each one is
+a point towards zero, R29), and a weak hand is worth folding when the rules allow it.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+
+from bohmisch_watten import Action, Card, Exchange, Fold, GameState, PlayCard, Suit, new_game
+from bohmisch_watten.views import PlayerView
+
+Bot = Callable[[PlayerView, random.Random], Action]
+
+
+def power(card: Card, trump: Suit | None, led: Suit | None = None) -> int:
+    """How strongly ``card`` competes for a trick (R27); 0 cannot win it."""
+    if card.is_critical:
+        return 100 - ("HK", "S7", "E7").index(str(card))  # Maxi > Belli > Spitz (R7)
+    if card.suit is trump:
+        return 50 + card.rank
+    return 10 + card.rank if card.suit is led or led is None else 0
+
+
+def greedy_bot(view: PlayerView, rng: random.Random) -> Action:
+    """Take Criticals, swap weak cards, fold bad hands, win tricks as cheaply as possible."""
+    actions = view.legal_actions()
+    trump = view.trump_suit
+    if view.trick:  # R25: the led card's effective suit; a Critical leads trumps (R8)
+        lead = view.trick[0][1]
+        led = trump if lead.is_critical else lead.suit
+    else:
+        led = None
+    if isinstance(actions[0], PlayCard):
+        best = max((power(c, trump, led) for _, c in view.trick), default=0)
+        cards = sorted((a.card for a in actions), key=lambda c: power(c, trump, led))
+        winners = [c for c in cards if power(c, trump, led) > best]
+        if not view.trick:  # lead the strongest card
+            return PlayCard(cards[-1])
+        return PlayCard(winners[0] if winners else cards[0])
+    if not isinstance(actions[0], (Exchange, Fold)):
+        return actions[0]  # the cut: TakeCritical comes first (R12)
+
+    def value(action: Action) -> float:  # the hand's strength after this exchange
+        if isinstance(action, Fold):
+            return 7.0  # a hand worth less than this is better sat out (R18)
+        kept = [c for c in view.hand if c not in action.discard]
+        drawn = len(action.discard) - action.take_trump_card
+        gained = power(view.trump_card, trump) if action.take_trump_card else 0  # type: ignore[arg-type]
+        strength = sum(power(c, trump) for c in kept) + gained
+        return strength / 20 + 1.2 * drawn  # a fresh card is worth about this much
+
+    return max(actions, key=value)
+
+
+def random_bot(view: PlayerView, rng: random.Random) -> Action:
+    """Any legal action, uniformly at random."""
+    return rng.choice(view.legal_actions())
+
+
+def play_game(bots: list[Bot], rng: random.Random, max_deals: int = 500) -> GameState:
+    """One game: chance from ``rng``, each seat's decisions from its bot and its view."""
+    state = new_game(len(bots))
+    while not state.is_terminal and state.deal_number <= max_deals:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            seat = state.current_player
+            assert seat is not None
+            state = state.apply(bots[seat](state.view(seat), rng))
+    return state
+
+
+def match(games: int, seed: int) -> tuple[list[int], list[int]]:
+    """Greedy seat 0 against three random bots: wins and losses per seat."""
+    rng = random.Random(seed)
+    wins, losses = [0] * 4, [0] * 4
+    for _ in range(games):
+        state = play_game([greedy_bot, random_bot, random_bot, random_bot], rng)
+        for seat in state.winners:
+            wins[seat] += 1
+        for seat in state.losers:
+            losses[seat] += 1
+    return wins, losses
+
+
+def main(argv: list[str]) -> None:
+    games = int(argv[0]) if argv else 20
+    seed = int(argv[1]) if len(argv) > 1 else 1
+    wins, losses = match(games, seed)
+    print(f"{games} games, seat 0 greedy, seats 1-3 random (seed {seed})")
+    for seat in range(4):
+        kind = "greedy" if seat == 0 else "random"
+        print(f"seat {seat} ({kind}): {wins[seat]} wins, {losses[seat]} losses")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

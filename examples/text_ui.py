@@ -1,0 +1,214 @@
+"""A small text UI: you play seat 0 against greedy bots, from your player view only.
+
+Run: ``python examples/text_ui.py [--seed N] [--players 2|3|4]`` and type commands, or
+pipe them in (``printf '1\\n1\\nquit\\n' | python examples/text_ui.py``); ``--auto``
+lets a bot play your seat too and prints the whole game without asking.
+
+The :class:`Table` class is the part a GUI would reuse: it owns the game state, runs
+chance and the bots (:meth:`Table.advance`), shows only the human seat's
+:class:`~bohmisch_watten.views.PlayerView` (:meth:`Table.render`), and turns a click
+or a typed command into an action (:meth:`Table.handle`), reporting an
+:class:`~bohmisch_watten.IllegalActionError` as a message instead of crashing.  A GUI
+calls the same three methods from its event handlers.
+
+Commands: a number picks that entry of the list of legal actions (the "click"); action
+notation such as ``play HK``, ``exchange S9 G8`` or ``fold`` is applied as typed, and
+during trick play a bare card (``HK``) plays it; ``save FILE`` / ``load FILE`` write and
+read the game (a ``.json`` file holds the state document, any other name the text
+record); ``help``; ``quit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from bohmisch_watten import (
+    Action,
+    Exchange,
+    FormatError,
+    GameState,
+    IllegalActionError,
+    Phase,
+    PlayCard,
+    Shuffle,
+    load_record,
+    new_game,
+    parse_action,
+    replay,
+)
+from bohmisch_watten.views import PlayerView
+
+sys.path.insert(0, str(Path(__file__).parent))
+from greedy_bot import greedy_bot
+
+
+def describe(seat: int | None, action: Action, human: int) -> str:
+    """One line of the table's log, showing only what the human seat may know (R23)."""
+    if isinstance(action, Shuffle):
+        return "The cards are shuffled and cut."
+    who = "You" if seat == human else f"Seat {seat}"
+    if isinstance(action, Exchange) and seat != human:
+        taken = " and takes the trump card" if action.take_trump_card else ""
+        return f"{who} plays and exchanges {len(action.discard)} card(s){taken}."
+    return f"{who}: {action}"
+
+
+class Table:
+    """A game at the table as one seat sees it: the controller behind any UI."""
+
+    def __init__(self, players: int = 4, seed: int = 1, human: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.human = human
+        self.state = new_game(players)
+
+    @property
+    def view(self) -> PlayerView:
+        """What the human seat may see now."""
+        return self.state.view(self.human)
+
+    def _apply(self, action: Action) -> list[str]:
+        """Apply one action and describe it, and the end of a trick or deal it caused."""
+        before = self.state
+        self.state = before.apply(action)
+        lines = [describe(before.current_player, action, self.human)]
+        if isinstance(action, PlayCard):
+            done = self.state.last_deal  # the fifth trick ends the deal
+            tricks = done.tricks if self.state.phase is not Phase.PLAY and done else ()
+            tricks = tricks or self.state.tricks
+            if len(tricks) > len(before.tricks):
+                lines.append(f"Seat {tricks[-1].winner} wins the trick.")
+        if self.state.last_deal is not before.last_deal:
+            deal = self.state.last_deal
+            assert deal is not None
+            points = ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(deal.points))
+            lines.append(f"Deal {deal.deal_number} over. Points: {points}.")
+        return lines
+
+    def advance(self) -> list[str]:
+        """Run chance and the bots until the human seat must act or the game is over."""
+        lines: list[str] = []
+        while not self.state.is_terminal:
+            if self.state.is_chance_node:
+                lines += self._apply(self.state.sample_chance(self.rng))
+            elif self.state.current_player == self.human:
+                break
+            else:
+                seat = self.state.current_player
+                assert seat is not None
+                lines += self._apply(greedy_bot(self.state.view(seat), self.rng))
+        return lines
+
+    def render(self) -> str:
+        """The human seat's view as text, with the legal actions numbered."""
+        view = self.view
+        if self.state.is_terminal:
+            return f"Game over. Scores {list(view.scores)}; winners {list(view.winners)}."
+        lines = [
+            f"--- Deal {view.deal_number}, {view.phase.name}; seat {view.dealer} deals;"
+            f" scores {list(view.scores)}",
+        ]
+        if view.trump_card is not None:
+            taken = " (taken by the dealer)" if view.trump_card_taken else ""
+            lines.append(f"Trump card: {view.trump_card}{taken}")
+        if view.trick:
+            lines.append("Trick: " + ", ".join(f"seat {s} {c}" for s, c in view.trick))
+        lines.append("Your hand: " + (" ".join(str(c) for c in view.hand) or "-"))
+        for number, action in enumerate(view.legal_actions(), 1):
+            lines.append(f"  {number:2d}. {action}")
+        return "\n".join(lines)
+
+    def handle(self, command: str) -> list[str]:
+        """Turn one click or typed command into an action; errors become messages."""
+        word, _, argument = command.strip().partition(" ")
+        if word in ("save", "load"):
+            return self._save(argument) if word == "save" else self._load(argument)
+        if word == "help":
+            return [__doc__.split("Commands: ")[1].strip() if __doc__ else ""]
+        try:
+            action = self._parse(command.strip())
+            lines = self._apply(action)
+        except IllegalActionError as error:  # the message names the rule (R-ID)
+            return [f"Not allowed: {error}"]
+        except (FormatError, IndexError) as error:
+            return [f"Not understood: {error}"]
+        return lines + self.advance()
+
+    def _parse(self, text: str) -> Action:
+        actions = self.view.legal_actions()
+        if text.isdigit():
+            number = int(text)
+            if not 1 <= number <= len(actions):
+                raise IndexError(f"pick a number from 1 to {len(actions)}")
+            return actions[number - 1]
+        verbs = ("take", "leave", "fold", "exchange")
+        if self.view.phase is Phase.PLAY and text.isalnum() and text.lower() not in verbs:
+            text = f"play {text}"  # a bare card, as a click on it
+        return parse_action(text)
+
+    def _save(self, name: str) -> list[str]:
+        path = Path(name)
+        if path.suffix == ".json":
+            path.write_text(self.state.to_json(indent=1), encoding="utf-8")
+        else:
+            path.write_text(self.state.record().to_text(), encoding="utf-8")
+        return [f"Saved to {path}."]
+
+    def _load(self, name: str) -> list[str]:
+        try:
+            text = Path(name).read_text(encoding="utf-8")
+            if name.endswith(".json"):
+                state = GameState.from_json(text)
+            else:
+                state = replay(load_record(text))
+        except (OSError, FormatError) as error:
+            return [f"Could not load {name}: {error}"]
+        self.state = state
+        return [f"Loaded {name}.", *self.advance()]
+
+
+def run(
+    table: Table, commands: Iterable[str], auto: bool, echo: bool = False, max_deals: int = 200
+) -> None:
+    """The event loop: show the view, read a command, apply it, until the game ends."""
+    for line in table.advance():
+        print(line)
+    inputs = iter(commands)
+    while not table.state.is_terminal:
+        if table.state.deal_number > max_deals:
+            print(f"Stopped after {max_deals} deals.")
+            return
+        print(table.render())
+        if auto:
+            command = str(greedy_bot(table.view, table.rng))
+            print(f"> {command}")
+        else:
+            print("> ", end="", flush=True)
+            command = next(inputs, "quit").strip()
+            if echo:  # piped input: show it, so the transcript reads like a session
+                print(command)
+            if not command:
+                continue
+        if command == "quit":
+            print("Bye.")
+            return
+        for line in table.handle(command):
+            print(line)
+    print(table.render())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Play Böhmisch Watten against greedy bots.")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument("--auto", action="store_true", help="a bot plays your seat too")
+    args = parser.parse_args(argv)
+    run(Table(args.players, args.seed), sys.stdin, args.auto, echo=not sys.stdin.isatty())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

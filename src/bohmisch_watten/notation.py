@@ -1,0 +1,261 @@
+"""Text notation for cards, actions and rules, and the input limits of every loader.
+
+Action notation (the same strings as ``str(action)``; :func:`parse_action` is the exact
+inverse and also accepts any case, extra spaces and commas between cards):
+
+=================================  =========================================================
+``shuffle EA EK … S7``             :class:`Shuffle`: all 32 cards, top of the pack first (R11)
+``take`` / ``leave``               :class:`TakeCritical` / :class:`LeaveCritical` (R12)
+``fold``                           :class:`Fold` (R18, R21)
+``exchange``                       :class:`Exchange` of no cards: play, keep the hand (R18)
+``exchange S9 G8``                 :class:`Exchange` discarding S9 and G8 (cards sorted)
+``exchange S9 +trump``             the dealer takes the trump card for S9 (R19)
+``play HK``                        :class:`PlayCard` (R24–R27)
+=================================  =========================================================
+
+Cards use the German notation of :class:`Card` (``E G H S`` + ``A K O U 10 9 8 7``).
+
+Rules notation is ``str(rules)``: the fields that differ from the defaults as
+``name=value`` pairs joined by commas, ``schleck=none,must_head=false``; the empty
+string (or ``default``) means the default rules.  :func:`parse_rules` is its inverse.
+
+Every parser here raises :class:`FormatError` (a :class:`ValueError`) and nothing else
+for bad input.  Text inputs are limited to :data:`MAX_DOCUMENT_CHARS` characters (one
+action or rules string to :data:`MAX_LINE_CHARS`), checked before any parsing, so that a
+hostile input cannot make a loader slow.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+import attrs
+
+from .actions import (
+    FOLD,
+    LEAVE,
+    PLAY_ACTIONS,
+    TAKE,
+    Action,
+    Exchange,
+    Fold,
+    LeaveCritical,
+    PlayCard,
+    Shuffle,
+    TakeCritical,
+)
+from .cards import DECK, Card
+from .errors import FormatError
+from .rules import Rules
+
+__all__ = [
+    "MAX_DOCUMENT_CHARS",
+    "MAX_LINE_CHARS",
+    "action_to_string",
+    "parse_action",
+    "parse_card",
+    "parse_rules",
+    "rules_to_string",
+]
+
+MAX_DOCUMENT_CHARS: Final = 1_000_000
+"""The largest document any loader reads, in characters (bytes for ``bytes`` input).
+
+A whole random four-player game, the longest kind, is a few tens of kilobytes as a
+record; 1 MB leaves room for very long games and stops memory and time abuse.  Loaders
+take a ``max_chars`` argument to raise it for trusted files.
+"""
+
+MAX_LINE_CHARS: Final = 1_000
+"""The longest single action or rules string accepted (a shuffle is about 110)."""
+
+_MAX_DISCARD: Final = 5  # R15: nobody holds more than five cards
+
+
+def check_text(value: object, what: str, max_chars: int = MAX_DOCUMENT_CHARS) -> str:
+    """``value`` as a ``str`` within ``max_chars``, else :class:`FormatError`.
+
+    ``bytes`` are accepted and decoded as UTF-8, and a leading byte-order mark is
+    dropped.  The length is checked before anything else, so that no work is done on an
+    oversized input.
+
+    Args:
+        value: the input to check.
+        what: what the input is, for the message (``"a state document"``).
+        max_chars: the size limit.
+    """
+    if isinstance(value, (bytes, bytearray)):
+        if len(value) > max_chars:
+            raise FormatError(f"{what} is too large: {len(value)} bytes, limit {max_chars}")
+        try:
+            value = bytes(value).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise FormatError(f"{what} is not UTF-8: {error}") from None
+    if not isinstance(value, str):
+        raise FormatError(f"{what} must be a string, got {type(value).__name__}")
+    if len(value) > max_chars:
+        raise FormatError(f"{what} is too large: {len(value)} characters, limit {max_chars}")
+    return value.removeprefix("\ufeff")  # a byte-order mark some editors write
+
+
+def _quote(text: str) -> str:
+    """``text`` shortened and quoted, so that a message never echoes a huge input."""
+    return repr(text[:40] + "…") if len(text) > 40 else repr(text)
+
+
+def parse_card(text: object) -> Card:
+    """Parse card notation (``"HK"``, ``"g10"``), raising :class:`FormatError`.
+
+    :meth:`Card.parse` raises a plain ``ValueError``; loaders use this function so that
+    they raise their one documented exception type.
+    """
+    if not isinstance(text, str):
+        raise FormatError(f"a card must be a string like 'HK', got {type(text).__name__}")
+    if len(text) > 10:
+        raise FormatError(f"not a card: {_quote(text)}")
+    try:
+        return Card.parse(text)
+    except ValueError as error:
+        raise FormatError(str(error)) from None
+
+
+def _parse_cards(tokens: list[str], what: str) -> list[Card]:
+    out = []
+    seen: set[Card] = set()
+    for token in tokens:
+        card = parse_card(token)
+        if card in seen:
+            raise FormatError(f"{what} names {card} twice")
+        seen.add(card)
+        out.append(card)
+    return out
+
+
+def action_to_string(action: Action) -> str:
+    """The notation of ``action`` (see the module docs); the same as ``str(action)``.
+
+    Raises:
+        FormatError: if ``action`` is not an action.
+    """
+    if not isinstance(action, _ACTION_TYPES):
+        raise FormatError(f"not an action: {type(action).__name__}")
+    return str(action)
+
+
+_ACTION_TYPES: Final = (Shuffle, TakeCritical, LeaveCritical, Fold, Exchange, PlayCard)
+_SIMPLE: Final[dict[str, Action]] = {"take": TAKE, "leave": LEAVE, "fold": FOLD}
+
+
+def parse_action(text: object) -> Action:
+    """Parse action notation such as ``"play HK"`` or ``"exchange S9 G8 +trump"``.
+
+    The inverse of ``str(action)`` for every action; words and cards may be in any
+    case, separated by any whitespace or commas.  A shuffle must name all 32 cards once
+    and a discard at most five distinct cards, so that every string that parses denotes
+    one action exactly (whether it is legal is for :meth:`GameState.apply` to say).
+
+    Raises:
+        FormatError: if ``text`` is not the notation of an action.
+    """
+    text = check_text(text, "an action", MAX_LINE_CHARS)
+    tokens = text.replace(",", " ").split()
+    if not tokens:
+        raise FormatError("empty action: expected take, leave, fold, exchange, play or shuffle")
+    verb, args = tokens[0].lower(), tokens[1:]
+    simple = _SIMPLE.get(verb)
+    if simple is not None:
+        if args:
+            raise FormatError(f"{_quote(text)}: {verb!r} takes no arguments")
+        return simple
+    if verb == "play":
+        if len(args) != 1:
+            raise FormatError(f"{_quote(text)}: 'play' takes exactly one card, e.g. 'play HK'")
+        return PLAY_ACTIONS[parse_card(args[0]).index]
+    if verb == "exchange":
+        take = [a for a in args if a.lower() == "+trump"]
+        if len(take) > 1:
+            raise FormatError(f"{_quote(text)}: '+trump' given twice")
+        discard = _parse_cards([a for a in args if a.lower() != "+trump"], "an exchange")
+        if len(discard) > _MAX_DISCARD:
+            raise FormatError(
+                f"{_quote(text)}: an exchange discards at most {_MAX_DISCARD} cards (R15, R18)"
+            )
+        return Exchange(frozenset(discard), bool(take))
+    if verb == "shuffle":
+        if len(args) != len(DECK):
+            raise FormatError(
+                f"a shuffle must name all 32 cards, top first (R11); got {len(args)} cards"
+            )
+        return Shuffle(_parse_cards(args, "a shuffle"))
+    raise FormatError(
+        f"not an action: {_quote(text)} (expected take, leave, fold, exchange, play or shuffle)"
+    )
+
+
+_RULE_FIELDS: Final = {field.name: field for field in attrs.fields(Rules)}
+_DEFAULT_RULES: Final = Rules()
+_BOOLS: Final = {"true": True, "false": False}
+_BOOL_FIELDS: Final = frozenset(
+    name for name in _RULE_FIELDS if isinstance(getattr(_DEFAULT_RULES, name), bool)
+)
+_INT_FIELDS: Final = frozenset(
+    name
+    for name in _RULE_FIELDS
+    if type(getattr(_DEFAULT_RULES, name)) is int  # enums and bools are not plain ints
+)
+_INTEGER: Final = re.compile(r"[-+]?[0-9]{1,7}")
+
+
+def rules_to_string(rules: Rules) -> str:
+    """The one-line notation of ``rules``: ``str(rules)``, ``""`` for the defaults.
+
+    Raises:
+        FormatError: if ``rules`` is not a :class:`Rules`.
+    """
+    if not isinstance(rules, Rules):
+        raise FormatError(f"not a Rules object: {type(rules).__name__}")
+    return str(rules)
+
+
+def parse_rules(text: object) -> Rules:
+    """Parse the one-line rules notation, e.g. ``"schleck=none,must_head=false"``.
+
+    The inverse of ``str(rules)``.  The empty string and ``default`` mean the default
+    rules; names and values may be in any case and surrounded by spaces; a field may
+    appear only once.  Values are checked by :class:`Rules` itself.
+
+    Raises:
+        FormatError: for an unknown field, a repeated field or a bad value.
+    """
+    text = check_text(text, "a rules string", MAX_LINE_CHARS)
+    stripped = text.strip()
+    if not stripped or stripped.lower() == "default":
+        return Rules()
+    values: dict[str, object] = {}
+    for item in stripped.split(","):
+        name, sep, raw = item.partition("=")
+        name, raw = name.strip().lower(), raw.strip()
+        if not sep or not name:
+            raise FormatError(f"rules: expected name=value, got {_quote(item.strip())}")
+        if name not in _RULE_FIELDS:
+            known = ", ".join(_RULE_FIELDS)
+            raise FormatError(f"rules: unknown field {_quote(name)} (fields: {known})")
+        if name in values:
+            raise FormatError(f"rules: field {name} given twice")
+        value: object
+        if name in _INT_FIELDS:
+            if _INTEGER.fullmatch(raw) is None:
+                raise FormatError(f"rules: {name} must be an integer, got {_quote(raw)}")
+            value = int(raw)
+        elif name in _BOOL_FIELDS:
+            if raw.lower() not in _BOOLS:
+                raise FormatError(f"rules: {name} must be true or false, got {_quote(raw)}")
+            value = _BOOLS[raw.lower()]
+        else:
+            value = raw.lower()
+        values[name] = value
+    try:
+        return Rules(**values)  # type: ignore[arg-type]
+    except ValueError as error:
+        raise FormatError(f"rules: {error}") from None

@@ -1,0 +1,285 @@
+"""Game records: everything needed to reproduce a game, and the text form to share one.
+
+A :class:`GameRecord` holds the rules, the number of players, the first dealer and every
+action since :func:`new_game`, the shuffles included.  The game is a pure function of
+these, so :func:`replay` rebuilds the exact :class:`GameState`, and
+``replay(state.record()) == state`` for every state.
+
+Two file forms carry a record:
+
+* JSON (:meth:`GameRecord.to_json`, :meth:`GameRecord.from_json`), see
+  :mod:`bohmisch_watten.serialization`;
+* a text form like PGN for chess (:meth:`GameRecord.to_text`,
+  :meth:`GameRecord.from_text`), made for bug reports: a person can read it and edit
+  it with any editor.  For example::
+
+      # Böhmisch Watten game record: one action per line, '#' starts a comment
+      format: bohmisch_watten.record
+      version: 1
+      players: 4
+      first_dealer: 0
+      rules: default
+
+      # deal 1: seat 0 deals
+      shuffle EA G9 … S7  # action 1
+      leave  # action 2, seat 3
+      exchange G8 S9  # action 3, seat 1
+      …
+      play HK  # action 31, seat 1
+
+  The header lines ``name: value`` come first, each of the five exactly once, in any
+  order; ``rules`` uses the notation of :func:`~bohmisch_watten.notation.parse_rules`.
+  Then one action per line in the notation of
+  :func:`~bohmisch_watten.notation.parse_action`.  Blank lines and everything from
+  ``#`` to the end of a line are ignored: the writer puts each action's number, the
+  seat to act and the deal results there, for the reader's convenience only, so editing
+  an action never needs the comments changed.
+
+Loading either form and :func:`replay` raise :class:`FormatError` only.  Loading checks
+the notation (a bad line is reported by line number); :func:`replay` checks legality
+and reports an illegal action by its number, 1 for the first action of the record —
+the number the text form shows in its comments: ``record action 57: play EA: R25.1:
+must follow Bells with …``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+import attrs
+
+from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
+from .errors import FormatError, IllegalActionError
+from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
+from .rules import Rules
+from .state import GameState, new_game
+
+__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "load_record", "replay"]
+
+RECORD_FORMAT: Final = "bohmisch_watten.record"
+"""The ``format`` of a record, in the text header and in the JSON document."""
+RECORD_VERSION: Final = 1
+"""The version of both record forms; a loader rejects any other."""
+
+_ACTION_TYPES: Final = (Shuffle, TakeCritical, LeaveCritical, Fold, Exchange, PlayCard)
+_HEADER_KEYS: Final = ("format", "version", "players", "first_dealer", "rules")
+
+
+def _to_actions(actions: Iterable[Action]) -> tuple[Action, ...]:
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+        raise FormatError(f"GameRecord.actions must be a sequence of actions, got {actions!r:.40}")
+    out = tuple(actions)
+    for number, action in enumerate(out, 1):
+        if not isinstance(action, _ACTION_TYPES):
+            raise FormatError(
+                f"record action {number}: not an action: {type(action).__name__}"
+                " (use parse_action for notation)"
+            )
+    return out
+
+
+def _check_record(record: GameRecord) -> None:
+    """Raise :class:`FormatError` unless ``new_game`` accepts the record's setup."""
+    n, rules, dealer = record.num_players, record.rules, record.first_dealer
+    if isinstance(n, bool) or not isinstance(n, int) or n not in (2, 3, 4):
+        raise FormatError(f"record: num_players must be 2, 3 or 4 (R1), got {n!r:.20}")
+    if not isinstance(rules, Rules):
+        raise FormatError(f"record: rules must be a Rules object, got {type(rules).__name__}")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        raise FormatError(
+            f"record: first_dealer must be a seat from 0 to {n - 1} (R3), got {dealer!r:.20}"
+        )
+
+
+@attrs.frozen(slots=True)
+class GameRecord:
+    """The rules, the players, the first dealer and every action of a game (R3, R11).
+
+    Get one from :meth:`GameState.record`, or build one by hand (actions from
+    :func:`~bohmisch_watten.notation.parse_action`); :func:`replay` turns it back into
+    the state.  The fields are checked on construction, the actions' legality only by
+    :func:`replay`.
+
+    Attributes:
+        num_players: 2, 3 or 4 (R1).
+        rules: the variants in force.
+        first_dealer: the dealer of the first deal (R3); later dealers follow (R4).
+        actions: every action in order, the chance actions (:class:`Shuffle`) included.
+
+    Raises:
+        FormatError: on construction, for a bad field.
+    """
+
+    num_players: int
+    rules: Rules
+    first_dealer: int
+    actions: tuple[Action, ...] = attrs.field(converter=_to_actions)
+
+    def __attrs_post_init__(self) -> None:
+        _check_record(self)
+
+    def to_text(self) -> str:
+        """The text form (see the module docs), annotated with seats and deal results.
+
+        The comments come from replaying the record; if the record holds an illegal
+        action the annotations stop there, and the actions are written all the same.
+        """
+        return _to_text(self)
+
+    @classmethod
+    def from_text(cls, text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameRecord:
+        """Read the text form.  The actions are parsed but not replayed.
+
+        Raises:
+            FormatError: naming the line, for anything that is not a record.
+        """
+        return _from_text(text, max_chars)
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The JSON document of this record (see :mod:`bohmisch_watten.serialization`)."""
+        from .serialization import to_json
+
+        return to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameRecord:
+        """Read a JSON record document.  The actions are parsed but not replayed.
+
+        Raises:
+            FormatError: for anything that is not a record document.
+        """
+        from .serialization import record_from_json
+
+        return record_from_json(text, max_chars=max_chars)
+
+
+def replay(record: GameRecord) -> GameState:
+    """The state reached by playing ``record`` from :func:`new_game`.
+
+    ``replay(state.record()) == state`` for every state.
+
+    Raises:
+        FormatError: if ``record`` is not a :class:`GameRecord` or an action is illegal;
+            the message gives the action's number (1 = first) and notation and the
+            rule, e.g. ``"record action 57: play EA: R25.1: must follow Bells …"``.
+    """
+    if not isinstance(record, GameRecord):
+        raise FormatError(f"replay() needs a GameRecord, got {type(record).__name__}")
+    _check_record(record)  # the fields may have been changed with object.__setattr__
+    state = new_game(record.num_players, rules=record.rules, dealer=record.first_dealer)
+    for number, action in enumerate(record.actions, 1):
+        try:
+            state = state.apply(action)
+        except IllegalActionError as error:
+            raise FormatError(f"record action {number}: {action}: {error}") from None
+    return state
+
+
+def load_record(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameRecord:
+    """Read a record in either form: JSON if it starts with ``{``, else the text form.
+
+    Raises:
+        FormatError: for anything that is not a record.
+    """
+    text = check_text(text, "a record", max_chars)
+    if text.lstrip().startswith("{"):
+        return GameRecord.from_json(text, max_chars=max_chars)
+    return GameRecord.from_text(text, max_chars=max_chars)
+
+
+# ------------------------------------------------------------------ text form
+
+
+def _to_text(record: GameRecord) -> str:
+    lines = [
+        "# Böhmisch Watten game record: one action per line, '#' starts a comment",
+        f"format: {RECORD_FORMAT}",
+        f"version: {RECORD_VERSION}",
+        f"players: {record.num_players}",
+        f"first_dealer: {record.first_dealer}",
+        f"rules: {str(record.rules) or 'default'}",
+    ]
+    state: GameState | None = new_game(
+        record.num_players, rules=record.rules, dealer=record.first_dealer
+    )
+    for number, action in enumerate(record.actions, 1):
+        if state is None:  # an illegal action came before: no seats any more
+            lines.append(f"{action}  # action {number}")
+            continue
+        if state.is_chance_node:
+            lines += ["", f"# deal {state.deal_number}: seat {state.dealer} deals"]
+            lines.append(f"{action}  # action {number}")
+        else:
+            lines.append(f"{action}  # action {number}, seat {state.current_player}")
+        before = state
+        try:
+            state = state.apply(action)
+        except IllegalActionError as error:
+            lines.append(f"# the action above is illegal: {error}")
+            state = None
+            continue
+        summary = state.last_deal
+        if summary is not None and summary is not before.last_deal:  # a deal was scored
+            points = " ".join(f"{p:+d}" for p in summary.points)
+            scores = " ".join(str(s) for s in summary.scores)
+            lines.append(f"# deal {summary.deal_number} points: {points}; scores: {scores}")
+    if state is not None and state.is_terminal:
+        winners = " ".join(str(s) for s in state.winners)
+        losers = " ".join(str(s) for s in state.losers)
+        lines.append(f"# game over: winners {winners}; losers {losers}")
+    return "\n".join(lines) + "\n"
+
+
+def _header_int(value: str, number: int, key: str) -> int:
+    if not value.isascii() or not value.isdigit() or len(value) > 3:
+        raise FormatError(f"line {number}: {key} must be a small number, got {value[:20]!r}")
+    return int(value)
+
+
+def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
+    text = check_text(text, "a record", max_chars)
+    header: dict[str, tuple[str, int]] = {}
+    actions: list[Action] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, colon, value = line.partition(":")
+        if colon:
+            key = key.strip().lower()
+            if actions:
+                raise FormatError(f"line {number}: header line {key!r:.30} after the first action")
+            if key not in _HEADER_KEYS:
+                raise FormatError(
+                    f"line {number}: unknown header {key!r:.30} "
+                    f"(expected {', '.join(_HEADER_KEYS)})"
+                )
+            if key in header:
+                raise FormatError(f"line {number}: header {key} given twice")
+            header[key] = (value.strip(), number)
+            continue
+        try:
+            actions.append(parse_action(line))
+        except FormatError as error:
+            raise FormatError(f"line {number}: record action {len(actions) + 1}: {error}") from None
+    missing = [key for key in _HEADER_KEYS if key not in header]
+    if missing:
+        raise FormatError(f"record: missing header line(s): {', '.join(missing)}")
+    fmt, number = header["format"]
+    if fmt != RECORD_FORMAT:
+        raise FormatError(f"line {number}: format must be {RECORD_FORMAT}, got {fmt[:40]!r}")
+    version, number = header["version"]
+    if version != str(RECORD_VERSION):
+        raise FormatError(
+            f"line {number}: unsupported record version {version[:20]!r}"
+            f" (this library reads version {RECORD_VERSION})"
+        )
+    players = _header_int(*header["players"], "players")
+    dealer = _header_int(*header["first_dealer"], "first_dealer")
+    rules_text, number = header["rules"]
+    try:
+        rules = parse_rules(rules_text)
+    except FormatError as error:
+        raise FormatError(f"line {number}: {error}") from None
+    return GameRecord(players, rules, dealer, tuple(actions))

@@ -1,0 +1,885 @@
+"""JSON documents for cards, rules, actions, records, game states and player views.
+
+Every document is a JSON object with a ``format`` naming what it holds and a
+``version`` (:data:`FORMAT_VERSION`); :func:`to_json` writes one, :func:`from_json`
+reads any of them back to an equal object, and the typed loaders
+(:func:`state_from_json` …) accept only their own kind.  The layouts, version 1::
+
+    {"format": "bohmisch_watten.card", "version": 1, "card": "HK"}
+    {"format": "bohmisch_watten.rules", "version": 1,
+     "rules": {"schleck": "alternate", "dealer_stock_limit": 2, "must_head": true,
+               "overshoot": "wins", "plus_fifty": false, "start_score": 20,
+               "hearts_double": true, "min_fold_score": 5}}
+    {"format": "bohmisch_watten.action", "version": 1, "action": {"type": "play", "card": "HK"}}
+    {"format": "bohmisch_watten.record", "version": 1, "num_players": 4,
+     "first_dealer": 0, "rules": {…}, "actions": ["shuffle EA …", "leave", "play HK", …]}
+    {"format": "bohmisch_watten.state", "version": 1,
+     "record": {"num_players": 4, "first_dealer": 0, "rules": {…}, "actions": […]},
+     "state": {"phase": "play", "dealer": 0, "deal_number": 3, "scores": […], …}}
+    {"format": "bohmisch_watten.view", "version": 1, "view": {…}}
+
+Actions as JSON objects have a ``type`` (``shuffle``, ``take``, ``leave``, ``fold``,
+``exchange``, ``play``) and their fields: ``pack`` (32 cards, top first), ``discard``
+(sorted cards) and ``take_trump_card``, ``card``.  In records, actions are written in the
+compact notation of :mod:`bohmisch_watten.notation` instead.  Cards are always their
+notation (``"HK"``).
+
+**Why a state document holds its record.**  A state cannot be checked field by field:
+whether a hand, a stock and a score fit together depends on the whole game.  So a state
+document carries the record of the game, and :func:`state_from_json` *replays* it; the
+``state`` object is a snapshot of the public fields (handy for a UI that does not want
+to replay) which must equal the replayed state's, field for field.  An impossible state
+— a card twice, wrong hand sizes, a score the rules cannot produce — can therefore not
+be loaded at all: there is no game that leads to it.
+
+**Hostile input.**  Every loader raises :class:`FormatError` and nothing else, with a
+message that says what and where (``state.scores: …``, ``record action 57: …``).
+Documents are limited to :data:`~bohmisch_watten.notation.MAX_DOCUMENT_CHARS`
+characters and :data:`MAX_JSON_DEPTH` levels of nesting, both checked before the JSON
+parser runs; duplicate keys, ``NaN`` and ``Infinity`` are rejected; every object must
+have exactly its documented keys.  No pickle, no eval.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Callable
+from itertools import accumulate
+from typing import Any, Final, TypeAlias, TypeVar
+
+import attrs
+
+from .actions import (
+    FOLD,
+    LEAVE,
+    PLAY_ACTIONS,
+    TAKE,
+    Action,
+    Exchange,
+    Fold,
+    LeaveCritical,
+    PlayCard,
+    Shuffle,
+    TakeCritical,
+)
+from .cards import DECK, Card
+from .errors import FormatError
+from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_card
+from .phases import Phase
+from .records import GameRecord, replay
+from .rules import Rules
+from .state import GameState
+from .summary import DealSummary, Trick
+from .views import PlayerView, PublicDeal
+
+__all__ = [
+    "FORMAT_VERSION",
+    "MAX_JSON_DEPTH",
+    "action_from_json",
+    "card_from_json",
+    "from_json",
+    "record_from_json",
+    "rules_from_json",
+    "state_from_json",
+    "to_json",
+    "view_from_json",
+]
+
+FORMAT_VERSION: Final = 1
+"""The version of every document this module writes; the loaders read this one only."""
+
+MAX_JSON_DEPTH: Final = 16
+"""The deepest nesting of arrays and objects a document may have (a state needs 7)."""
+
+JSON: TypeAlias = Any
+"""A value made of dict, list, str, int, bool and None."""
+
+_PREFIX: Final = "bohmisch_watten."
+_V = TypeVar("_V")
+
+
+# --------------------------------------------------------------- reading safely
+
+
+def _type_name(value: object) -> str:
+    """The JSON name of ``value``'s type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return {dict: "an object", list: "an array", str: "a string", int: "a number"}.get(
+        type(value), "a number"
+    )
+
+
+def _object(value: JSON, where: str, keys: tuple[str, ...]) -> dict[str, JSON]:
+    """``value`` if it is an object with exactly ``keys``, else :class:`FormatError`."""
+    if not isinstance(value, dict):
+        raise FormatError(f"{where}: expected an object, got {_type_name(value)}")
+    missing = [key for key in keys if key not in value]
+    if missing:
+        raise FormatError(f"{where}: missing field(s) {', '.join(missing)}")
+    extra = [key for key in value if key not in keys]
+    if extra:
+        shown = ", ".join(repr(key[:30]) for key in extra[:5])
+        raise FormatError(f"{where}: unknown field(s) {shown}")
+    return value
+
+
+def _array(value: JSON, where: str, length: int | None = None) -> list[JSON]:
+    if not isinstance(value, list):
+        raise FormatError(f"{where}: expected an array, got {_type_name(value)}")
+    if length is not None and len(value) != length:
+        raise FormatError(f"{where}: expected {length} items, got {len(value)}")
+    return value
+
+
+def _int(value: JSON, where: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FormatError(f"{where}: expected an integer, got {_type_name(value)}")
+    if not low <= value <= high:
+        raise FormatError(f"{where}: expected {low} to {high}, got {value!s:.20}")
+    return value
+
+
+def _bool(value: JSON, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise FormatError(f"{where}: expected true or false, got {_type_name(value)}")
+    return value
+
+
+def _str(value: JSON, where: str) -> str:
+    if not isinstance(value, str):
+        raise FormatError(f"{where}: expected a string, got {_type_name(value)}")
+    return value
+
+
+def _card(value: JSON, where: str) -> Card:
+    try:
+        return parse_card(value)
+    except FormatError as error:
+        raise FormatError(f"{where}: {error}") from None
+
+
+def _json_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in ``text``, ignoring string contents.
+
+    Runs in linear time without recursion, so it is safe on any input; it exists so
+    that the recursive JSON parser never sees a document deep enough to overflow.
+    """
+    if "[" not in text and "{" not in text:
+        return 0
+    # Drop escaped characters that matter (backslash, quote), then the insides of
+    # strings (every other piece between quotes), then everything but brackets.
+    parts = text.replace("\\\\", "").replace('\\"', "").split('"')
+    brackets = _NOT_BRACKET.sub("", "".join(parts[::2]))
+    if not brackets:
+        return 0
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)))
+
+
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _no_constants(name: str) -> None:
+    raise FormatError(f"{name} is not allowed in a document")
+
+
+def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    out: dict[str, JSON] = {}
+    for key, value in pairs:
+        if key in out:
+            raise FormatError(f"field {key[:30]!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _load(text: object, expected: str | None, max_chars: int) -> tuple[str, dict[str, JSON]]:
+    """Parse a document safely; returns its kind (``state`` …) and the top object."""
+    what = f"a {expected} document" if expected else "a document"
+    text = check_text(text, what, max_chars)
+    depth = _json_depth(text)
+    if depth > MAX_JSON_DEPTH:
+        raise FormatError(f"{what} is nested {depth} levels deep, limit {MAX_JSON_DEPTH}")
+    try:
+        doc = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates)
+    except FormatError:
+        raise
+    except (ValueError, RecursionError) as error:
+        raise FormatError(f"{what} is not valid JSON: {str(error)[:100]}") from None
+    if not isinstance(doc, dict):
+        raise FormatError(f"{what} must be a JSON object, got {_type_name(doc)}")
+    fmt = doc.get("format")
+    if not isinstance(fmt, str) or not fmt.startswith(_PREFIX) or fmt[len(_PREFIX) :] not in _KINDS:
+        kinds = ", ".join(_PREFIX + kind for kind in _KINDS)
+        raise FormatError(f"{what} needs a format field, one of {kinds}; got {fmt!r:.50}")
+    kind = fmt[len(_PREFIX) :]
+    if expected is not None and kind != expected:
+        raise FormatError(f"expected a {_PREFIX}{expected} document, got {fmt}")
+    version = doc.get("version")
+    if type(version) is not int or version != FORMAT_VERSION:  # not true, not 1.0
+        raise FormatError(
+            f"{fmt}: unsupported version {version!r:.20} (this library reads {FORMAT_VERSION})"
+        )
+    return kind, _object(doc, fmt, ("format", "version", *_KINDS[kind][0]))
+
+
+def _header(kind: str) -> dict[str, JSON]:
+    return {"format": _PREFIX + kind, "version": FORMAT_VERSION}
+
+
+# ------------------------------------------------------------------------ rules
+
+
+_RULE_FIELDS: Final = tuple(field.name for field in attrs.fields(Rules))
+_DEFAULT_RULES: Final = Rules()
+
+
+def _rules_to_dict(rules: Rules) -> dict[str, JSON]:
+    out: dict[str, JSON] = {}
+    for name in _RULE_FIELDS:
+        value = getattr(rules, name)
+        out[name] = value.value if hasattr(value, "value") else value
+    return out
+
+
+def _rules_from_dict(value: JSON, where: str) -> Rules:
+    data = _object(value, where, _RULE_FIELDS)
+    fields: dict[str, Any] = {}
+    for name in _RULE_FIELDS:
+        default = getattr(_DEFAULT_RULES, name)
+        item, at = data[name], f"{where}.{name}"
+        if isinstance(default, bool):
+            fields[name] = _bool(item, at)
+        elif isinstance(default, str):  # the StrEnum fields
+            fields[name] = _str(item, at)
+        else:
+            fields[name] = _int(item, at, -(10**6), 10**6)
+    try:
+        return Rules(**fields)
+    except ValueError as error:
+        raise FormatError(f"{where}: {error}") from None
+
+
+# ---------------------------------------------------------------------- actions
+
+
+def _action_to_dict(action: Action) -> dict[str, JSON]:
+    if isinstance(action, PlayCard):
+        return {"type": "play", "card": str(action.card)}
+    if isinstance(action, Exchange):
+        return {
+            "type": "exchange",
+            "discard": [str(c) for c in sorted(action.discard)],
+            "take_trump_card": action.take_trump_card,
+        }
+    if isinstance(action, Shuffle):
+        return {"type": "shuffle", "pack": [str(c) for c in action.pack]}
+    return {"type": str(action)}  # take, leave, fold
+
+
+_SIMPLE: Final[dict[str, Action]] = {"take": TAKE, "leave": LEAVE, "fold": FOLD}
+_ACTION_KEYS: Final = {
+    "play": ("type", "card"),
+    "exchange": ("type", "discard", "take_trump_card"),
+    "shuffle": ("type", "pack"),
+    "take": ("type",),
+    "leave": ("type",),
+    "fold": ("type",),
+}
+
+
+def _distinct_cards(value: JSON, where: str, length: int | None, most: int) -> list[Card]:
+    items = _array(value, where, length)
+    if len(items) > most:
+        raise FormatError(f"{where}: at most {most} cards, got {len(items)}")
+    cards = [_card(item, f"{where}[{i}]") for i, item in enumerate(items)]
+    if len(set(cards)) != len(cards):
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise FormatError(f"{where}: {twice} appears twice")
+    return cards
+
+
+def _action_from_dict(value: JSON, where: str) -> Action:
+    if not isinstance(value, dict):
+        raise FormatError(f"{where}: expected an object, got {_type_name(value)}")
+    kind = value.get("type")
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
+        raise FormatError(
+            f"{where}.type: expected one of {', '.join(_ACTION_KEYS)}, got {kind!r:.30}"
+        )
+    data = _object(value, where, _ACTION_KEYS[kind])
+    if kind == "play":
+        return PLAY_ACTIONS[_card(data["card"], f"{where}.card").index]
+    if kind == "exchange":
+        discard = _distinct_cards(data["discard"], f"{where}.discard", None, 5)
+        take = _bool(data["take_trump_card"], f"{where}.take_trump_card")
+        return Exchange(frozenset(discard), take)
+    if kind == "shuffle":
+        return Shuffle(_distinct_cards(data["pack"], f"{where}.pack", len(DECK), len(DECK)))
+    return _SIMPLE[kind]
+
+
+# ---------------------------------------------------------------------- records
+
+
+_RECORD_KEYS: Final = ("num_players", "first_dealer", "rules", "actions")
+
+
+def _record_to_dict(record: GameRecord) -> dict[str, JSON]:
+    return {
+        "num_players": record.num_players,
+        "first_dealer": record.first_dealer,
+        "rules": _rules_to_dict(record.rules),
+        "actions": [str(action) for action in record.actions],
+    }
+
+
+def _record_from_dict(data: dict[str, JSON], where: str) -> GameRecord:
+    n = _int(data["num_players"], f"{where}.num_players", 2, 4)
+    dealer = _int(data["first_dealer"], f"{where}.first_dealer", 0, n - 1)
+    rules = _rules_from_dict(data["rules"], f"{where}.rules")
+    actions = []
+    for number, item in enumerate(_array(data["actions"], f"{where}.actions"), 1):
+        try:
+            actions.append(parse_action(_str(item, "expected notation")))
+        except FormatError as error:
+            raise FormatError(f"record action {number}: {error}") from None
+    return GameRecord(n, rules, dealer, tuple(actions))
+
+
+# ------------------------------------------------------------------------ state
+
+
+def _cards(cards: tuple[Card, ...]) -> list[JSON]:
+    return [str(c) for c in cards]
+
+
+def _plays(plays: tuple[tuple[int, Card], ...]) -> list[JSON]:
+    return [[seat, str(card)] for seat, card in plays]
+
+
+def _summary_to_dict(summary: DealSummary) -> dict[str, JSON]:
+    return {
+        "deal_number": summary.deal_number,
+        "dealer": summary.dealer,
+        "trump_card": str(summary.trump_card),
+        "trump_suit": summary.trump_suit.name.lower(),
+        "trump_card_taken": summary.trump_card_taken,
+        "folded": list(summary.folded),
+        "exchanged": list(summary.exchanged),
+        "tricks": [{"plays": _plays(t.plays), "winner": t.winner} for t in summary.tricks],
+        "tricks_won": list(summary.tricks_won),
+        "points": list(summary.points),
+        "scores": list(summary.scores),
+        "doubled": summary.doubled,
+    }
+
+
+def _snapshot(state: GameState) -> dict[str, JSON]:
+    """The public fields of ``state`` as JSON values (the ``state`` object)."""
+    trump = state.trump_card
+    suit = state.trump_suit
+    last = state.last_deal
+    return {
+        "phase": state.phase.value,
+        "dealer": state.dealer,
+        "deal_number": state.deal_number,
+        "scores": list(state.scores),
+        "current_player": state.current_player,
+        "hands": [_cards(hand) for hand in state.hands],
+        "stock": _cards(state.stock),
+        "trump_card": None if trump is None else str(trump),
+        "trump_suit": None if suit is None else suit.name.lower(),
+        "trump_card_taken": state.trump_card_taken,
+        "folded": list(state.folded),
+        "exchanged": list(state.exchanged),
+        "discards": [_cards(d) for d in state.discards],
+        "cut_cards": [[seat, str(card), taken] for seat, card, taken in state.cut_cards],
+        "trick": _plays(state.trick),
+        "tricks": [{"plays": _plays(t.plays), "winner": t.winner} for t in state.tricks],
+        "tricks_won": list(state.tricks_won),
+        "last_deal": None if last is None else _summary_to_dict(last),
+        "winners": list(state.winners),
+        "losers": list(state.losers),
+    }
+
+
+_SNAPSHOT_KEYS: Final = (
+    "phase",
+    "dealer",
+    "deal_number",
+    "scores",
+    "current_player",
+    "hands",
+    "stock",
+    "trump_card",
+    "trump_suit",
+    "trump_card_taken",
+    "folded",
+    "exchanged",
+    "discards",
+    "cut_cards",
+    "trick",
+    "tricks",
+    "tricks_won",
+    "last_deal",
+    "winners",
+    "losers",
+)
+
+
+def _same(a: JSON, b: JSON) -> bool:
+    """JSON equality that tells ``true`` from ``1`` (Python's ``==`` does not)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _short(value: JSON) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _state_from_doc(doc: dict[str, JSON]) -> GameState:
+    data = _object(doc["record"], "record", _RECORD_KEYS)
+    state = replay(_record_from_dict(data, "record"))
+    claimed = _object(doc["state"], "state", _SNAPSHOT_KEYS)
+    actual = _snapshot(state)
+    for key in _SNAPSHOT_KEYS:
+        if not _same(claimed[key], actual[key]):
+            raise FormatError(
+                f"state.{key} is {_short(claimed[key])}, but the game in the record gives "
+                f"{_short(actual[key])}: the state does not follow from its record"
+            )
+    return state
+
+
+# ------------------------------------------------------------------------ views
+
+
+def _view_to_dict(view: PlayerView) -> dict[str, JSON]:
+    return view.to_dict()
+
+
+_VIEW_KEYS: Final = (
+    "player",
+    "num_players",
+    "rules",
+    "phase",
+    "dealer",
+    "deal_number",
+    "scores",
+    "current_player",
+    "hand",
+    "discards",
+    "draws",
+    "cut",
+    "trump_card",
+    "trump_card_taken",
+    "folded",
+    "exchanged",
+    "stock_size",
+    "hand_sizes",
+    "trick",
+    "tricks",
+    "tricks_won",
+    "legal_actions",
+    "last_deal",
+    "winners",
+    "losers",
+    "past_deals",
+)
+_SUMMARY_KEYS: Final = (
+    "deal_number",
+    "dealer",
+    "trump_card",
+    "trump_card_taken",
+    "folded",
+    "exchanged",
+    "tricks",
+    "tricks_won",
+    "points",
+    "scores",
+    "doubled",
+)
+_PAST_KEYS: Final = (
+    "dealer",
+    "cut",
+    "trump_card",
+    "trump_card_taken",
+    "folded",
+    "exchanged",
+    "tricks",
+    "scores",
+)
+_PHASES: Final = {phase.value: phase for phase in Phase}
+_SCORE: Final = 10**6  # far beyond any score or deal number a game can reach
+
+
+class _ViewReader:
+    """Reads the parts of a view dictionary with the seat count known."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def seat(self, value: JSON, where: str) -> int:
+        return _int(value, where, 0, self.n - 1)
+
+    def seat_or_none(self, value: JSON, where: str) -> int | None:
+        return None if value is None else self.seat(value, where)
+
+    def per_seat(self, value: JSON, where: str, read: Callable[[JSON, str], _V]) -> tuple[_V, ...]:
+        items = _array(value, where, self.n)
+        return tuple(read(item, f"{where}[{i}]") for i, item in enumerate(items))
+
+    def seats(self, value: JSON, where: str) -> tuple[int, ...]:
+        items = _array(value, where)
+        if len(items) > self.n:
+            raise FormatError(f"{where}: more seats than players")
+        return tuple(self.seat(item, f"{where}[{i}]") for i, item in enumerate(items))
+
+    def score(self, value: JSON, where: str) -> int:
+        return _int(value, where, -_SCORE, _SCORE)
+
+    def count(self, value: JSON, where: str) -> int:
+        return _int(value, where, 0, 32)
+
+    def count_or_none(self, value: JSON, where: str) -> int | None:
+        return None if value is None else self.count(value, where)
+
+    def card_index(self, value: JSON, where: str) -> int:
+        return _card(value, where).index
+
+    def cards(self, value: JSON, where: str) -> tuple[int, ...]:
+        return tuple(c.index for c in _distinct_cards(value, where, None, 32))
+
+    def mask(self, value: JSON, where: str) -> int:
+        out = 0
+        for index in self.cards(value, where):
+            out |= 1 << index
+        return out
+
+    def plays(self, value: JSON, where: str) -> tuple[tuple[int, int], ...]:
+        items = _array(value, where)
+        if len(items) > self.n:
+            raise FormatError(f"{where}: more plays than players")
+        out = []
+        for i, item in enumerate(items):
+            play = _object(item, f"{where}[{i}]", ("seat", "card"))
+            out.append(
+                (
+                    self.seat(play["seat"], f"{where}[{i}].seat"),
+                    self.card_index(play["card"], f"{where}[{i}].card"),
+                )
+            )
+        return tuple(out)
+
+    def tricks(
+        self, value: JSON, where: str
+    ) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
+        items = _array(value, where)
+        if len(items) > 5:  # R24: five tricks
+            raise FormatError(f"{where}: more than five tricks")
+        out = []
+        for i, item in enumerate(items):
+            trick = _object(item, f"{where}[{i}]", ("plays", "winner"))
+            out.append(
+                (
+                    self.plays(trick["plays"], f"{where}[{i}].plays"),
+                    self.seat(trick["winner"], f"{where}[{i}].winner"),
+                )
+            )
+        return tuple(out)
+
+    def cut(self, value: JSON, where: str) -> tuple[tuple[int, int, bool, bool], ...]:
+        items = _array(value, where)
+        if len(items) > 3:  # R12: at most three looks
+            raise FormatError(f"{where}: more than three looks in the ritual")
+        out = []
+        for i, item in enumerate(items):
+            at = f"{where}[{i}]"
+            look = _object(item, at, ("seat", "card", "taken", "critical"))
+            card = -1 if look["card"] is None else self.card_index(look["card"], f"{at}.card")
+            out.append(
+                (
+                    self.seat(look["seat"], f"{at}.seat"),
+                    card,
+                    _bool(look["taken"], f"{at}.taken"),
+                    _bool(look["critical"], f"{at}.critical"),
+                )
+            )
+        return tuple(out)
+
+    def summary(self, value: JSON, where: str) -> DealSummary:
+        data = _object(value, where, _SUMMARY_KEYS)
+        trump = _card(data["trump_card"], f"{where}.trump_card")
+        tricks = self.tricks(data["tricks"], f"{where}.tricks")
+        return DealSummary(
+            deal_number=_int(data["deal_number"], f"{where}.deal_number", 1, _SCORE),
+            dealer=self.seat(data["dealer"], f"{where}.dealer"),
+            trump_card=trump,
+            trump_suit=trump.suit,  # R16: the printed suit, a Critical included
+            trump_card_taken=_bool(data["trump_card_taken"], f"{where}.trump_card_taken"),
+            folded=self.per_seat(data["folded"], f"{where}.folded", _bool),
+            exchanged=self.per_seat(data["exchanged"], f"{where}.exchanged", self.count_or_none),
+            tricks=tuple(
+                Trick(tuple((s, DECK[c]) for s, c in plays), winner) for plays, winner in tricks
+            ),
+            tricks_won=self.per_seat(data["tricks_won"], f"{where}.tricks_won", self.count),
+            points=self.per_seat(data["points"], f"{where}.points", self.score),
+            scores=self.per_seat(data["scores"], f"{where}.scores", self.score),
+            doubled=_bool(data["doubled"], f"{where}.doubled"),
+        )
+
+    def past(self, value: JSON, where: str) -> tuple[PublicDeal, ...]:
+        out = []
+        for i, item in enumerate(_array(value, where)):
+            at = f"{where}[{i}]"
+            data = _object(item, at, _PAST_KEYS)
+            exchanged = self.per_seat(data["exchanged"], f"{at}.exchanged", self.count_or_none)
+            out.append(
+                PublicDeal(
+                    self.seat(data["dealer"], f"{at}.dealer"),
+                    self.cut(data["cut"], f"{at}.cut"),
+                    self.card_index(data["trump_card"], f"{at}.trump_card"),
+                    _bool(data["trump_card_taken"], f"{at}.trump_card_taken"),
+                    self.per_seat(data["folded"], f"{at}.folded", _bool),
+                    tuple(-1 if k is None else k for k in exchanged),
+                    self.tricks(data["tricks"], f"{at}.tricks"),
+                    self.per_seat(data["scores"], f"{at}.scores", self.score),
+                )
+            )
+        return tuple(out)
+
+
+def _view_from_dict(value: JSON, where: str) -> PlayerView:
+    """Build a view from its dictionary, then prove that some game gives exactly it.
+
+    The fields are read strictly; then the view's own :meth:`PlayerView.to_dict` must
+    give the input back (so derived fields such as ``legal_actions`` and
+    ``hand_sizes`` agree), and a game sampled from the view
+    (:meth:`PlayerView.sample_state`), replayed from its first action, must show this
+    seat the same view.  A view that no game can produce fails one of the two.
+    """
+    data = _object(value, where, _VIEW_KEYS)
+    n = _int(data["num_players"], f"{where}.num_players", 2, 4)
+    read = _ViewReader(n)
+    trump = data["trump_card"]
+    exchanged = read.per_seat(data["exchanged"], f"{where}.exchanged", read.count_or_none)
+    phase = _str(data["phase"], f"{where}.phase")
+    if phase not in _PHASES:
+        raise FormatError(f"{where}.phase: expected one of {', '.join(_PHASES)}, got {phase!r:.20}")
+    for key in ("hand_sizes", "legal_actions"):  # derived: checked against to_dict below
+        _array(data[key], f"{where}.{key}")
+    fields = (
+        read.seat(data["player"], f"{where}.player"),
+        n,
+        _rules_from_dict(data["rules"], f"{where}.rules"),
+        _PHASES[phase],
+        read.seat(data["dealer"], f"{where}.dealer"),
+        _int(data["deal_number"], f"{where}.deal_number", 1, _SCORE),
+        read.per_seat(data["scores"], f"{where}.scores", read.score),
+        read.seat_or_none(data["current_player"], f"{where}.current_player"),
+        read.mask(data["hand"], f"{where}.hand"),
+        read.mask(data["discards"], f"{where}.discards"),
+        read.cards(data["draws"], f"{where}.draws"),
+        read.cut(data["cut"], f"{where}.cut"),
+        -1 if trump is None else read.card_index(trump, f"{where}.trump_card"),
+        _bool(data["trump_card_taken"], f"{where}.trump_card_taken"),
+        read.per_seat(data["folded"], f"{where}.folded", _bool),
+        tuple(-1 if k is None else k for k in exchanged),
+        read.count(data["stock_size"], f"{where}.stock_size"),
+        read.plays(data["trick"], f"{where}.trick"),
+        read.tricks(data["tricks"], f"{where}.tricks"),
+        read.per_seat(data["tricks_won"], f"{where}.tricks_won", read.count),
+        None
+        if data["last_deal"] is None
+        else read.summary(data["last_deal"], f"{where}.last_deal"),
+        read.seats(data["winners"], f"{where}.winners"),
+        read.seats(data["losers"], f"{where}.losers"),
+        read.past(data["past_deals"], f"{where}.past_deals"),
+    )
+    # The fields are well-typed now, but may still contradict each other; the view's
+    # own code may then fail in any way, which is this input's fault: report it as such.
+    try:
+        view = PlayerView(*fields)
+        again = view.to_dict()
+    except Exception as error:  # hostile input reaching the view's own code
+        raise FormatError(f"{where}: the fields contradict each other ({error!s:.100})") from None
+    for key in _VIEW_KEYS:
+        if not _same(data[key], again[key]):
+            raise FormatError(
+                f"{where}.{key} is {_short(data[key])}, but the rest of the view gives "
+                f"{_short(again[key])}"
+            )
+    try:
+        sample = view.sample_state(random.Random(0))
+        # The sample's fields are partly copied from the view (the scores, say); its
+        # history is not, so the state that history really leads to is the judge.
+        possible = replay(sample.record()).view(view.player) == view
+    except Exception as error:  # hostile input reaching the sampler
+        raise FormatError(f"{where}: no game gives this view ({error!s:.100})") from None
+    if not possible:
+        raise FormatError(f"{where}: no game gives this view")
+    return view
+
+
+def _view_from_doc(doc: dict[str, JSON]) -> PlayerView:
+    return _view_from_dict(doc["view"], "view")
+
+
+# ------------------------------------------------------------------ public API
+
+
+Serializable: TypeAlias = "Card | Rules | Action | GameRecord | GameState | PlayerView"
+"""Everything :func:`to_json` writes and :func:`from_json` reads."""
+
+
+def _card_from_doc(doc: dict[str, JSON]) -> Card:
+    return _card(doc["card"], "card")
+
+
+def _rules_from_doc(doc: dict[str, JSON]) -> Rules:
+    return _rules_from_dict(doc["rules"], "rules")
+
+
+def _action_from_doc(doc: dict[str, JSON]) -> Action:
+    return _action_from_dict(doc["action"], "action")
+
+
+def _record_from_doc(doc: dict[str, JSON]) -> GameRecord:
+    return _record_from_dict(doc, "record")
+
+
+_KINDS: Final[dict[str, tuple[tuple[str, ...], Callable[[dict[str, JSON]], Serializable]]]] = {
+    "card": (("card",), _card_from_doc),
+    "rules": (("rules",), _rules_from_doc),
+    "action": (("action",), _action_from_doc),
+    "record": (_RECORD_KEYS, _record_from_doc),
+    "state": (("record", "state"), _state_from_doc),
+    "view": (("view",), _view_from_doc),
+}
+
+
+def to_dict(obj: Serializable) -> dict[str, JSON]:
+    """The document of ``obj`` as a dictionary of JSON values (see the module docs).
+
+    Raises:
+        TypeError: if ``obj`` is none of the serializable types.
+    """
+    if isinstance(obj, Card):
+        return {**_header("card"), "card": str(obj)}
+    if isinstance(obj, Rules):
+        return {**_header("rules"), "rules": _rules_to_dict(obj)}
+    if isinstance(obj, (Shuffle, TakeCritical, LeaveCritical, Fold, Exchange, PlayCard)):
+        return {**_header("action"), "action": _action_to_dict(obj)}
+    if isinstance(obj, GameRecord):
+        return {**_header("record"), **_record_to_dict(obj)}
+    if isinstance(obj, GameState):
+        return {
+            **_header("state"),
+            "record": _record_to_dict(obj.record()),
+            "state": _snapshot(obj),
+        }
+    if isinstance(obj, PlayerView):
+        return {**_header("view"), "view": _view_to_dict(obj)}
+    raise TypeError(f"cannot write {type(obj).__name__} as a bohmisch_watten document")
+
+
+def to_json(obj: Serializable, *, indent: int | None = None) -> str:
+    """The JSON document of ``obj``; :func:`from_json` reads it back to an equal object.
+
+    Args:
+        obj: a :class:`Card`, :class:`Rules`, an action, a :class:`GameRecord`, a
+            :class:`GameState` or a :class:`PlayerView`.
+        indent: as for :func:`json.dumps`; None writes one line.
+
+    Raises:
+        TypeError: if ``obj`` is none of those.
+    """
+    return json.dumps(to_dict(obj), indent=indent, ensure_ascii=False)
+
+
+def from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> Serializable:
+    """Read any document written by :func:`to_json`; its ``format`` says what it is.
+
+    Args:
+        text: the document (``bytes`` are decoded as UTF-8).
+        max_chars: the size limit, :data:`MAX_DOCUMENT_CHARS` (1 MB) unless raised for
+            a trusted file.
+
+    Raises:
+        FormatError: for anything but a valid document of a supported version; for a
+            state, also when its record holds an illegal action or its snapshot does
+            not follow from the record.
+    """
+    kind, doc = _load(text, None, max_chars)
+    return _KINDS[kind][1](doc)
+
+
+def card_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> Card:
+    """Read a ``bohmisch_watten.card`` document.
+
+    Raises:
+        FormatError: for anything else.
+    """
+    return _card_from_doc(_load(text, "card", max_chars)[1])
+
+
+def rules_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> Rules:
+    """Read a ``bohmisch_watten.rules`` document; every field must be present.
+
+    Raises:
+        FormatError: for anything else, or a value :class:`Rules` rejects.
+    """
+    return _rules_from_doc(_load(text, "rules", max_chars)[1])
+
+
+def action_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> Action:
+    """Read a ``bohmisch_watten.action`` document.
+
+    Raises:
+        FormatError: for anything else.
+    """
+    return _action_from_doc(_load(text, "action", max_chars)[1])
+
+
+def record_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameRecord:
+    """Read a ``bohmisch_watten.record`` document (not replayed: see :func:`replay`).
+
+    Raises:
+        FormatError: for anything else.
+    """
+    return _record_from_doc(_load(text, "record", max_chars)[1])
+
+
+def state_from_json(text: str | bytes, *, max_chars: int | None = None) -> GameState:
+    """Read a ``bohmisch_watten.state`` document by replaying its record.
+
+    The ``state`` snapshot in the document must equal the replayed state field for
+    field, so a document that describes a state the rules cannot produce is rejected.
+
+    Raises:
+        FormatError: for anything else, an illegal action in the record
+            (``record action 57: play EA: R25.1: …``) or a snapshot field that does not
+            follow from the record (``state.scores is …``).
+    """
+    limit = MAX_DOCUMENT_CHARS if max_chars is None else max_chars
+    return _state_from_doc(_load(text, "state", limit)[1])
+
+
+def view_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> PlayerView:
+    """Read a ``bohmisch_watten.view`` document.
+
+    Raises:
+        FormatError: for anything else.
+    """
+    return _view_from_doc(_load(text, "view", max_chars)[1])
