@@ -35,10 +35,11 @@ from .actions import (
 )
 from .cards import DECK, Card, Suit
 from .errors import IllegalActionError
+from .facts import SUITS, DealFacts
 from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
 from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, post_scores
-from .summary import DealSummary, Trick
+from .summary import DealSummary
 from .tables import CRITICAL_MASK, FULL_DECK, bits
 from .tricks import explain_illegal_play, legal_play_mask, trick_winner
 
@@ -90,9 +91,6 @@ def _discard_masks(hand: int) -> tuple[int, ...]:
 _UP_TO: Final = (1, 6, 16, 26, 31, 32)
 _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
 """Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
-_CARD_PAIRS: Final = tuple(tuple((seat, card) for card in DECK) for seat in range(4))
-"""Shared ``(seat, Card)`` pairs for the public view of tricks."""
-_SUITS: Final = tuple(Suit)
 """``_UP_TO[k]``: how many of :func:`_discard_masks` have at most ``k`` cards."""
 _PLAYS: Final = tuple(
     tuple(tuple(PLAY_ACTIONS[suit * 8 + i] for i in bits(byte)) for byte in range(256))
@@ -104,7 +102,7 @@ _STOCK_LIMIT: Final = 3  # R18: at most 3 cards with the stock (non-dealers)
 
 
 @attrs.frozen(slots=True, repr=False, weakref_slot=False)
-class GameState:
+class GameState(DealFacts):
     """Everything about a game at one moment; immutable.
 
     Create one with :func:`new_game`; move on with :meth:`apply`.  Read-only
@@ -199,34 +197,9 @@ class GameState:
         return tuple(DECK[i] for i in self._pack)
 
     @property
-    def trump_card(self) -> Card | None:
-        """The turned-up trump card of this deal, None before it is turned (R15)."""
-        return DECK[self._trump] if self._trump >= 0 else None
-
-    @property
-    def trump_suit(self) -> Suit | None:
-        """The trump suit of this deal (R16), None before the trump card is turned."""
-        return Suit(self._trump >> 3) if self._trump >= 0 else None
-
-    @property
-    def trump_card_taken(self) -> bool:
-        """Whether the dealer took the trump card in his exchange (R19)."""
-        return self._took_trump
-
-    @property
-    def folded(self) -> tuple[bool, ...]:
-        """Per seat, whether that player folded in this deal (R18)."""
-        return self._folded
-
-    @property
     def active_players(self) -> tuple[int, ...]:
         """The seats still in this deal (not folded), clockwise from seat 0."""
         return tuple(seat for seat, out in enumerate(self._folded) if not out)
-
-    @property
-    def exchanged(self) -> tuple[int | None, ...]:
-        """Per seat, how many cards he exchanged; None if he has not decided or folded."""
-        return tuple(None if k < 0 else k for k in self._exchanged)
 
     @property
     def discards(self) -> tuple[tuple[Card, ...], ...]:
@@ -240,27 +213,6 @@ class GameState:
         A taken card is public; a card looked at and not taken is known only to that seat.
         """
         return tuple((seat, DECK[i], taken) for seat, i, taken in self._cut)
-
-    @property
-    def trick(self) -> tuple[tuple[int, Card], ...]:
-        """The current trick: ``(seat, card)`` pairs, leader first."""
-        return tuple([_CARD_PAIRS[seat][i] for seat, i in self._trick])
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        """The completed tricks of this deal, in order."""
-        pairs = _CARD_PAIRS
-        return tuple(
-            [
-                Trick(tuple([pairs[s][i] for s, i in plays]), winner)
-                for plays, winner in self._tricks
-            ]
-        )
-
-    @property
-    def tricks_won(self) -> tuple[int, ...]:
-        """Per seat, the tricks won in this deal so far."""
-        return self._tricks_won
 
     @property
     def history(self) -> tuple[tuple[int | None, Action], ...]:
@@ -730,7 +682,7 @@ def _score(state: GameState, dest: Phase) -> GameState:
         deal_number=state.deal_number,
         dealer=state.dealer,
         trump_card=DECK[state._trump],
-        trump_suit=_SUITS[trump_suit],
+        trump_suit=SUITS[trump_suit],
         trump_card_taken=state._took_trump,
         folded=state._folded,
         exchanged=state.exchanged,

@@ -38,12 +38,13 @@ from .actions import (
     Action,
     Shuffle,
 )
-from .cards import DECK, Card, Suit
+from .cards import DECK, Card
+from .facts import DealFacts
 from .phases import Phase
 from .rules import Rules
 from .sampling import CutEntry, DealInfo, Plan, Plays
 from .state import GameState, new_game
-from .summary import DealSummary, Trick
+from .summary import DealSummary
 from .tables import CRITICAL_MASK, bits
 
 __all__ = ["PlayerView", "PublicDeal"]
@@ -111,7 +112,7 @@ def _cut_dict(cut: tuple[CutEntry, ...]) -> list[dict[str, Any]]:
 
 
 @attrs.frozen(slots=True, repr=False, cache_hash=True, weakref_slot=False)
-class PlayerView:
+class PlayerView(DealFacts):
     """What seat ``player`` may know at one moment of the game (R13, R23); immutable.
 
     Get one with :meth:`GameState.view`.  Two states that differ only in cards this seat
@@ -179,31 +180,6 @@ class PlayerView:
         )
 
     @property
-    def trump_card(self) -> Card | None:
-        """The turned-up trump card of this deal, None before it is turned (R15)."""
-        return DECK[self._trump] if self._trump >= 0 else None
-
-    @property
-    def trump_suit(self) -> Suit | None:
-        """The trump suit of this deal (R16), None before the trump card is turned."""
-        return Suit(self._trump >> 3) if self._trump >= 0 else None
-
-    @property
-    def trump_card_taken(self) -> bool:
-        """Whether the dealer took the trump card (R19)."""
-        return self._took_trump
-
-    @property
-    def folded(self) -> tuple[bool, ...]:
-        """Per seat, whether that player folded in this deal (R18, R23)."""
-        return self._folded
-
-    @property
-    def exchanged(self) -> tuple[int | None, ...]:
-        """Per seat, how many cards he exchanged; None if undecided or folded (R23)."""
-        return tuple(None if k < 0 else k for k in self._exchanged)
-
-    @property
     def stock_size(self) -> int:
         """The cards left in the stock (during the ritual: the undealt pack) (R20)."""
         return self._stock_size
@@ -226,23 +202,6 @@ class PlayerView:
         for seat, _ in self._trick:
             played[seat] += 1
         return tuple(5 - k for k in played)
-
-    @property
-    def trick(self) -> tuple[tuple[int, Card], ...]:
-        """The current trick: ``(seat, card)`` pairs, leader first."""
-        return tuple((seat, DECK[i]) for seat, i in self._trick)
-
-    @property
-    def tricks(self) -> tuple[Trick, ...]:
-        """The completed tricks of this deal, in order."""
-        return tuple(
-            Trick(tuple((s, DECK[i]) for s, i in plays), winner) for plays, winner in self._tricks
-        )
-
-    @property
-    def tricks_won(self) -> tuple[int, ...]:
-        """Per seat, the tricks won in this deal so far."""
-        return self._tricks_won
 
     @property
     def past_deals(self) -> tuple[PublicDeal, ...]:

@@ -1,0 +1,87 @@
+"""The public facts of the deal in progress, shared by GameState and PlayerView.
+
+Both classes keep the same compact fields for what everybody at the table sees —
+the trump card, who folded, how many cards each exchanged, the tricks — and turn them
+into :class:`Card` objects the same way.  Keeping those properties here means a full
+state and a seat's view can never describe the public part of a deal differently.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .cards import DECK, Card, Suit
+from .summary import Trick
+
+__all__ = ["DealFacts"]
+
+CARD_PAIRS: Final = tuple(tuple((seat, card) for card in DECK) for seat in range(4))
+"""Shared ``(seat, Card)`` pairs, so listing a trick allocates no pair tuples."""
+SUITS: Final = tuple(Suit)
+
+
+class DealFacts:
+    """Mixin: public properties computed from the deal fields of its subclass.
+
+    Subclasses are attrs classes that define the fields annotated here; the mixin has
+    no slots and no fields of its own.
+    """
+
+    __slots__ = ()
+
+    _trump: int
+    _took_trump: bool
+    _folded: tuple[bool, ...]
+    _exchanged: tuple[int, ...]
+    _trick: tuple[tuple[int, int], ...]
+    _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    _tricks_won: tuple[int, ...]
+
+    @property
+    def trump_card(self) -> Card | None:
+        """The turned-up trump card of this deal, None before it is turned (R15).
+
+        It stays the trump card for the whole deal, even after the dealer took it (R19).
+        """
+        return DECK[self._trump] if self._trump >= 0 else None
+
+    @property
+    def trump_suit(self) -> Suit | None:
+        """The trump suit of this deal (R16), None before the trump card is turned."""
+        return SUITS[self._trump >> 3] if self._trump >= 0 else None
+
+    @property
+    def trump_card_taken(self) -> bool:
+        """Whether the dealer took the trump card in his exchange (R19)."""
+        return self._took_trump
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        """Per seat, whether that player folded in this deal (R18, R23)."""
+        return self._folded
+
+    @property
+    def exchanged(self) -> tuple[int | None, ...]:
+        """Per seat, how many cards he exchanged; None if undecided or folded (R23)."""
+        return tuple([None if k < 0 else k for k in self._exchanged])
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The current trick: ``(seat, card)`` pairs, leader first."""
+        return tuple([CARD_PAIRS[seat][i] for seat, i in self._trick])
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks of this deal, in order (R27)."""
+        pairs = CARD_PAIRS
+        return tuple(
+            [
+                Trick(tuple([pairs[s][i] for s, i in plays]), winner)
+                for plays, winner in self._tricks
+            ]
+        )
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Per seat, the tricks won in this deal so far."""
+        return self._tricks_won
