@@ -75,8 +75,11 @@ ACTION_TABLE_VERSION: Final = 1
 """The version of the id table; bumped on any change to it."""
 
 TAKE_ID: Final = 0
+"""The id of :class:`TakeCritical` (R12)."""
 LEAVE_ID: Final = 1
+"""The id of :class:`LeaveCritical` (R12)."""
 FOLD_ID: Final = 2
+"""The id of :class:`Fold` (R18, R21)."""
 EXCHANGE_BASE: Final = 3
 """``EXCHANGE_BASE + p``: exchange the hand positions in the 5-bit pattern ``p``."""
 EXCHANGE_TRUMP_BASE: Final = 35

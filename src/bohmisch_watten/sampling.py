@@ -137,6 +137,7 @@ class Plan:
     """The counting tables and fixed facts of one :class:`DealInfo`, built once."""
 
     def __init__(self, info: DealInfo) -> None:
+        """Count, once per view, every way the hidden cards can be placed (see the class)."""
         self.info = info
         n, dealer, obs = info.num_players, info.dealer, info.observer
         self.order = [(dealer + 1 + i) % n for i in range(n)]  # R2, R15, R18

@@ -121,8 +121,16 @@ class PlayerView(DealFacts):
 
     Attributes:
         player: the seat whose view this is.
-        num_players, rules, phase, dealer, deal_number, scores, current_player,
-        last_deal, winners, losers: as on :class:`GameState` (all public).
+        num_players: as on :class:`GameState`.
+        rules: the variants of the game (public).
+        phase: the phase of the game.
+        dealer: the dealer's seat.
+        deal_number: 1 for the first deal.
+        scores: per seat, the score (public).
+        current_player: the seat to act, None at chance nodes and at the end.
+        last_deal: the summary of the previous deal (public parts only).
+        winners: the winners once the game is over (R34).
+        losers: the losers once the game is over (R34).
     """
 
     player: int
