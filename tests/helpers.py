@@ -18,6 +18,19 @@ from bohmisch_watten import (
     new_game,
 )
 
+VARIANTS: list[Rules] = [
+    Rules(),
+    Rules(schleck="cutter_only"),
+    Rules(schleck="none"),
+    Rules(dealer_stock_limit=3),
+    Rules(must_head=False),
+    Rules(overshoot="added_back"),
+    Rules(plus_fifty=True),
+    Rules(hearts_double=False),
+    Rules(min_fold_score=10, start_score=15),
+]
+"""One rule set per variant value of RULES.md §8 (defaults first), for tests over variants."""
+
 
 def cards(codes: str) -> list[Card]:
     """``cards("HK S7 G10")`` -> the three cards."""

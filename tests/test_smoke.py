@@ -8,19 +8,7 @@ import pytest
 
 from bohmisch_watten import Rules
 
-from helpers import random_game
-
-VARIANTS = [
-    Rules(),
-    Rules(schleck="cutter_only"),
-    Rules(schleck="none"),
-    Rules(dealer_stock_limit=3),
-    Rules(must_head=False),
-    Rules(overshoot="added_back"),
-    Rules(plus_fifty=True),
-    Rules(hearts_double=False),
-    Rules(min_fold_score=10, start_score=15),
-]
+from helpers import VARIANTS, random_game
 
 
 @pytest.mark.rule("R22", "R31", "R34")

@@ -36,16 +36,7 @@ from bohmisch_watten.sampling import forbidden_mask
 from bohmisch_watten.tables import bits
 from bohmisch_watten.tricks import legal_play_mask
 
-from helpers import cards, keep_all, play_cards, stack_pack
-
-VARIANTS = [
-    Rules(),
-    Rules(schleck="cutter_only"),
-    Rules(schleck="none"),
-    Rules(dealer_stock_limit=3),
-    Rules(must_head=False),
-    Rules(min_fold_score=10, start_score=15),
-]
+from helpers import VARIANTS, cards, keep_all, play_cards, stack_pack
 
 games = st.tuples(
     st.integers(2, 4), st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1), st.integers(5, 400)
