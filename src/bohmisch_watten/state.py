@@ -34,6 +34,7 @@ from .actions import (
     TakeCritical,
 )
 from .cards import DECK, Card, Suit
+from .checks import check_instance, check_rng
 from .errors import IllegalActionError
 from .facts import SUITS, DealFacts
 from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
@@ -316,8 +317,10 @@ class GameState(DealFacts):
         The state stores no generator: the same seed always gives the same game.
 
         Raises:
+            TypeError: if ``rng`` is not a ``random.Random``.
             IllegalActionError: if this is not a chance node.
         """
+        check_rng(rng, "sample_chance(rng)")
         if self.phase is not Phase.DEAL:
             raise IllegalActionError(f"R11: not a chance node (phase {self.phase.name})")
         pack = list(DECK)
@@ -758,8 +761,10 @@ def next_game(state: GameState) -> GameState:
     first of them clockwise from the previous dealer's left.
 
     Raises:
+        TypeError: if ``state`` is not a :class:`GameState`.
         ValueError: if ``state`` is not the end of a game.
     """
+    check_instance(state, GameState, "state", "next_game(state)")
     if not state.is_terminal:
         raise ValueError("next_game() needs a finished game (phase GAME_OVER)")
     n = state.num_players

@@ -39,6 +39,7 @@ from .actions import (
     Shuffle,
 )
 from .cards import DECK, Card
+from .checks import check_rng
 from .facts import DealFacts
 from .phases import Phase
 from .rules import Rules
@@ -78,6 +79,13 @@ class PublicDeal(NamedTuple):
     exchanged: tuple[int, ...]
     tricks: tuple[_TrickData, ...]
     scores: tuple[int, ...]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        # One exception type for mutating any value of the library (attrs' own).
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError
 
 
 def _codes(mask: int) -> list[str]:
@@ -400,8 +408,10 @@ class PlayerView(DealFacts):
         irrelevant to the current deal.
 
         Raises:
+            TypeError: if ``rng`` is not a ``random.Random``.
             ValueError: if the view is inconsistent (it was not made by :meth:`GameState.view`).
         """
+        check_rng(rng, "sample_state(rng)")
         prefix = _prefix_state(self)
         if self.phase is Phase.DEAL or self.phase is Phase.GAME_OVER:
             return prefix
