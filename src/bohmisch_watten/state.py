@@ -366,7 +366,7 @@ class GameState(DealFacts):
     def from_json(text: str | bytes, *, max_chars: int | None = None) -> GameState:
         """Read a state document written by :meth:`to_json`, checking it by replay.
 
-        ``max_chars`` defaults to ``MAX_DOCUMENT_CHARS`` (1 MB).
+        ``max_chars`` defaults to ``MAX_DOCUMENT_CHARS`` (16 million characters).
 
         Raises:
             FormatError: for anything but a state the rules can produce, see
