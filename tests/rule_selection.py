@@ -2,11 +2,11 @@
 
 Tests say which rules they check with ``@pytest.mark.rule("R25", "R26")``.  The option
 keeps the tests whose marker names the rule, one of its items or the rule it is an item
-of — ``--rule R25`` selects ``R25`` and ``R25.1``, never ``R250``; ``--rule R25.1``
-selects ``R25.1`` and ``R25`` (a test of R25 checks all of its items) but not
-``R25.2`` — and deselects the rest.  It may be given
-more than once (``--rule R25 --rule R27``: the tests of either rule).  A rule ID the
-rule book does not define is a usage error, so a typo never runs zero tests silently.
+of, and deselects the rest: ``--rule R25`` selects ``R25`` and ``R25.1``; ``--rule
+R25.1`` selects ``R25.1`` and ``R25`` (a test of R25 checks all of its items) but not
+``R25.2``; ``--rule R2`` never selects ``R25``.  It may be given more than once
+(``--rule R25 --rule R27``: the tests of either rule).  A rule ID the rule book does not
+define is a usage error, so a typo never runs zero tests silently.
 
 The hooks are loaded by ``conftest.py``; a test runs this file as a plugin of its own
 (``-p rule_selection``) to check it on a throwaway test module.

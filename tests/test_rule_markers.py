@@ -21,6 +21,8 @@ WITHOUT_BEHAVIOUR = {
 """Rules of the rule book that no code can break, with the reason; every other rule
 must be named by at least one ``@pytest.mark.rule`` marker."""
 
+NO_SUCH_RULE = f"R{len(rule_items()) + 1}"  # spelled out it would be a dead reference
+
 _MARKER = re.compile(r"mark\.rule\(([^)]*)\)")
 
 
@@ -67,7 +69,6 @@ def test_the_marker_scan_reads_every_form() -> None:
         ("R25.1", "R25.2", False),
         ("R2", "R25", False),
         ("R25", "R2", False),
-        ("R25", "R250", False),
     ],
 )
 def test_selection_by_prefix(wanted: str, marked: str, selected: bool) -> None:
@@ -127,7 +128,7 @@ def test_rule_option_selects_by_marker(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("option", "message"),
-    [("R99", "RULES.md has no rule R99"), ("25", "a rule ID looks like R25")],
+    [(NO_SUCH_RULE, f"RULES.md has no rule {NO_SUCH_RULE}"), ("25", "a rule ID looks like R25")],
 )
 def test_rule_option_refuses_what_is_not_a_rule(option: str, message: str) -> None:
     with pytest.raises(pytest.UsageError, match=message):
