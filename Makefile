@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo test lint typecheck pytest bench docs clean golden
+.PHONY: demo example test lint typecheck pytest bench docs clean golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,13 @@ $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
 
 demo: $(VENV)/.run-installed
 	$(BIN)/python -m bohmisch_watten --seed $(SEED)
+
+# One script of examples/ with the project's interpreter (the system python3 does not
+# have the package): make example NAME=greedy_bot ARGS="50 7"
+NAME ?= random_game
+ARGS ?=
+example: $(VENV)/.run-installed
+	$(BIN)/python examples/$(NAME).py $(ARGS)
 
 test: lint typecheck pytest
 
