@@ -45,6 +45,14 @@ def test_every_rule_with_behaviour_has_a_marked_test() -> None:
     assert missing == [], "rules without a @pytest.mark.rule test"
 
 
+def test_every_rule_item_the_library_cites_has_a_marked_test() -> None:
+    """``R21.3: seat 1 may not fold …``: ``pytest --rule R21.3`` finds the tests of it."""
+    source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "src").rglob("*.py"))
+    cited = {m.group(0) for m in RULE_ID.finditer(source) if m.group(2)}
+    assert {"R21.1", "R25.1"} <= cited
+    assert sorted(cited - all_marked_rules()) == []
+
+
 def test_every_marker_names_a_rule_of_the_rule_book() -> None:
     unknown = sorted(r for r in all_marked_rules() if list(unknown_rule_ids(r)))
     assert unknown == []
