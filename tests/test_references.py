@@ -69,13 +69,23 @@ def anchors_of(path: Path) -> set[str]:
     return found
 
 
-def _target(root: Path, source: Path, ref: str) -> Path | None:
-    """The file a reference names: relative to the citing file, the root or the docs."""
+def _target(root: Path, source: Path, ref: str, files: list[str]) -> Path | None:
+    """The file a reference names.
+
+    Relative to the citing file, the root or the docs; a ``.html`` name is also a page
+    of the documentation site (its source page under ``docs/``).  Failing those, any
+    file of the repository whose path ends with the name (``page.html`` in an assets
+    folder of a package), so that only a name no file has is reported.
+    """
     candidates = [source.parent / ref, root / ref, root / "docs" / ref]
-    if ref.endswith(".html"):  # a page of the documentation site: its source page
+    if ref.endswith(".html"):
         page = ref.removesuffix(".html").lstrip("./") + ".md"
-        candidates = [root / "docs" / page, source.parent / page]
-    return next((c for c in candidates if c.is_file()), None)
+        candidates = [root / "docs" / page, source.parent / page, *candidates]
+    found = next((c for c in candidates if c.is_file()), None)
+    if found is None:
+        tail = "/" + re.sub(r"^(\.\.?/)+", "", ref)
+        found = next((root / f for f in files if ("/" + f).endswith(tail)), None)
+    return found
 
 
 def broken_references(root: Path) -> list[str]:
@@ -85,6 +95,7 @@ def broken_references(root: Path) -> list[str]:
     items = rule_items(rule_text)
     numbered = sections(rule_text)
     problems = []
+    files = [f.relative_to(root).as_posix() for f in text_files(root)]
     for path in text_files(root):
         where = path.relative_to(root)
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -92,7 +103,7 @@ def broken_references(root: Path) -> list[str]:
             line = _URL.sub("", line)
             for match in _FILE_REF.finditer(line):
                 ref, anchor = match.groups()
-                target = _target(root, path, ref)
+                target = _target(root, path, ref, files)
                 if target is None:
                     problems.append(f"{where}:{number}: {ref} is not in the repository")
                 elif anchor and target.suffix == ".md" and anchor not in anchors_of(target):
@@ -145,7 +156,11 @@ def test_the_check_finds_a_broken_reference(tmp_path: Path, text: str, problem: 
     (tmp_path / "docs" / "rules.md").write_text(
         "# Rules\n\n```{include} ../RULES.md\n```\n", encoding="utf-8"
     )
+    (tmp_path / "pkg" / "assets").mkdir(parents=True)
+    (tmp_path / "pkg" / "assets" / "page.html").write_text("<p>hi</p>\n", encoding="utf-8")
     good = "RULES.md §2, docs/rules.md, rules.html#r25, rules.html#r21, R21.2, R25 and R21\n"
+    good += '_asset("page.html")\n'
+
     (tmp_path / "ok.py").write_text(f'"""{good}"""\n', encoding="utf-8")
     assert broken_references(tmp_path) == []
     (tmp_path / "bad.md").write_text(f"Fine.\n{text}\n", encoding="utf-8")
