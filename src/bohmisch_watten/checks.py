@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["check_instance", "check_rng"]
+__all__ = ["check_instance", "check_int", "check_rng"]
 
 
 def check_instance(value: object, expected: type, argument: str, call: str) -> None:
@@ -32,6 +32,16 @@ def check_instance(value: object, expected: type, argument: str, call: str) -> N
         raise TypeError(
             f"{call}: {argument} must be a {expected.__name__}, got {type(value).__name__}"
         )
+
+
+def check_int(value: object, argument: str, call: str) -> None:
+    """Raise ``TypeError`` unless ``value`` is an ``int`` (``True`` is not a seat number).
+
+    Raises:
+        TypeError: ``new_game(dealer=): dealer must be an int, got str``.
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{call}: {argument} must be an int, got {type(value).__name__}")
 
 
 def check_rng(rng: object, call: str) -> None:

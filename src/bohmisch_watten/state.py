@@ -34,7 +34,7 @@ from .actions import (
     TakeCritical,
 )
 from .cards import DECK, Card, Suit
-from .checks import check_instance, check_rng
+from .checks import check_instance, check_int, check_rng
 from .errors import IllegalActionError
 from .facts import SUITS, DealFacts
 from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
@@ -333,6 +333,7 @@ class GameState(DealFacts):
         """What seat ``player`` may know now: a :class:`PlayerView` (R13, R23).
 
         Raises:
+            TypeError: naming ``player`` if it is not an int.
             ValueError: naming ``player`` if it is not a seat of this game.
         """
         from .views import make_view  # views imports this module
@@ -735,16 +736,14 @@ def new_game(num_players: int = 4, *, rules: Rules = _DEFAULT_RULES, dealer: int
         dealer: the first dealer's seat (R3: chosen by the caller).
 
     Raises:
-        ValueError: naming the argument, for a bad player count, rules object or seat.
+        TypeError: naming the argument, for an argument of the wrong type.
+        ValueError: naming the argument, for a bad player count or seat.
     """
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
-        raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+    check_int(num_players, "num_players", "new_game(num_players)")
     if num_players not in (2, 3, 4):
         raise ValueError(f"num_players must be 2, 3 or 4 (R1), got {num_players}")
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules instance, got {type(rules).__name__}")
-    if isinstance(dealer, bool) or not isinstance(dealer, int):
-        raise ValueError(f"dealer must be a seat number, got {dealer!r}")
+    check_instance(rules, Rules, "rules", "new_game(rules=)")
+    check_int(dealer, "dealer", "new_game(dealer=)")
     if not 0 <= dealer < num_players:
         raise ValueError(f"dealer must be a seat from 0 to {num_players - 1}, got {dealer}")
     n = num_players

@@ -39,7 +39,7 @@ from .actions import (
     Shuffle,
 )
 from .cards import DECK, Card
-from .checks import check_rng
+from .checks import check_int, check_rng
 from .facts import DealFacts
 from .phases import Phase
 from .rules import Rules
@@ -586,10 +586,12 @@ def make_view(state: GameState, player: int) -> PlayerView:
     """Build ``state.view(player)``; see :class:`PlayerView`.
 
     Raises:
+        TypeError: naming ``player`` if it is not an int.
         ValueError: naming ``player`` if it is not a seat of this game.
     """
     n = state.num_players
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+    check_int(player, "player", "view(player)")
+    if not 0 <= player < n:
         raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
     phase = state.phase
     node: _Node | None = state._history
