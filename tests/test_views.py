@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -32,6 +33,7 @@ from bohmisch_watten import (
     TakeCritical,
     new_game,
 )
+from bohmisch_watten.records import replay as replay_record
 from bohmisch_watten.sampling import forbidden_mask
 from bohmisch_watten.tables import bits
 from bohmisch_watten.tricks import legal_play_mask
@@ -64,8 +66,12 @@ def first_dealer(state: GameState) -> int:
 
 
 def replay(state: GameState) -> GameState:
-    """Replay ``state.history`` from the start, checking the seat of every action."""
-    out = new_game(state.num_players, rules=state.rules, dealer=first_dealer(state))
+    """Replay ``state.history`` from its start, checking the seat of every action.
+
+    The start is the state's start position with the deals before it (for a sample:
+    the current deal's position and the view's record of earlier deals).
+    """
+    out = replay_record(attrs.evolve(state.record(), actions=()))
     for seat, action in state.history:
         assert out.current_player == seat
         out = out.apply(action)
@@ -121,9 +127,9 @@ def view_cards(view: PlayerView) -> tuple[int, list[int]]:
         current |= sum(1 << c for _, c in plays)
     past = []
     for deal in view.past_deals:
-        named = 1 << deal.trump | sum(1 << c for _, c, _, _ in deal.cut if c >= 0)
-        for plays, _ in deal.tricks:
-            named |= sum(1 << c for _, c in plays)
+        named = 1 << deal.trump.index | sum(1 << c.index for _, c, _, _ in deal.cut if c)
+        for trick in deal.tricks:
+            named |= sum(1 << c.index for _, c in trick.plays)
         past.append(named)
     return current, past
 

@@ -40,7 +40,7 @@ from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
 from .position import Position
 from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, post_scores
-from .summary import DealSummary
+from .summary import DealSummary, PastDeals
 from .tables import CRITICAL_MASK, FULL_DECK, bits
 from .tricks import explain_illegal_play, legal_play_mask, trick_winner
 
@@ -99,10 +99,11 @@ _PLAYS: Final = tuple(
 )
 """``_PLAYS[suit][byte]``: the PlayCard actions of one suit's eight bits of a hand mask."""
 _DEFAULT_RULES: Final = Rules()
+_NO_DEALS: Final = PastDeals()
 _STOCK_LIMIT: Final = 3  # R18: at most 3 cards with the stock (non-dealers)
 
 
-@attrs.frozen(slots=True, repr=False, weakref_slot=False)
+@attrs.frozen(slots=True, repr=False, weakref_slot=False, cache_hash=True)
 class GameState(DealFacts):
     """Everything about a game at one moment; immutable.
 
@@ -160,11 +161,11 @@ class GameState(DealFacts):
     _trick: tuple[tuple[int, int], ...]
     _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
     _tricks_won: tuple[int, ...]
-    last_deal: DealSummary | None
+    _past: PastDeals = attrs.field(hash=False)
     winners: tuple[int, ...]
     losers: tuple[int, ...]
-    _history: _Node | None = attrs.field(eq=_history_tuple)
-    _start: Position
+    _history: _Node | None = attrs.field(eq=_history_tuple, hash=False)
+    _start: Position = attrs.field(hash=False)
 
     # ------------------------------------------------------------------ reading
 
@@ -232,8 +233,26 @@ class GameState(DealFacts):
 
     def _previous_folds(self) -> tuple[bool, ...]:
         """Per seat, whether he folded in the previous deal (R21.4)."""
-        last = self.last_deal
+        last = self._past.last
         return self._start.folded if last is None else last.folded
+
+    @property
+    def last_deal(self) -> DealSummary | None:
+        """The summary of the previous deal (tricks, points), None if there is none.
+
+        None in the first deal of a game and in the first deal of a game started with
+        :meth:`from_position`.
+        """
+        return self._past.last
+
+    @property
+    def past_deals(self) -> PastDeals:
+        """Every finished deal this state knows of, oldest first (public facts only).
+
+        For a game from :func:`new_game` these are all the deals before the current one;
+        for a game from :meth:`from_position`, the deals played since that position.
+        """
+        return self._past
 
     @property
     def position(self) -> Position:
@@ -297,6 +316,24 @@ class GameState(DealFacts):
             f"<GameState {self.num_players} players, deal {self.deal_number}, "
             f"{self.phase.name}, {turn}, scores {list(self.scores)}>"
         )
+
+    # ------------------------------------------------------------------ copying
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the history as a flat tuple, so a state of any length pickles.
+
+        The linked history would make pickle recurse once per action.
+        """
+        values = tuple(getattr(self, name) for name in _FIELD_NAMES)
+        return (_restore_state, (values, _history_tuple(self._history)))
+
+    def __copy__(self) -> GameState:
+        """A state is immutable: its copy is itself."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        """A state is immutable and shares nothing mutable: its deep copy is itself."""
+        return self
 
     # ------------------------------------------------------------ legal actions
 
@@ -411,14 +448,19 @@ class GameState(DealFacts):
     def record(self) -> GameRecord:
         """The game so far as a :class:`~bohmisch_watten.records.GameRecord`.
 
-        Rules, players, first dealer and every action: ``replay(state.record())``
-        gives back an equal state.  The first dealer is found from the current one,
-        since the deal passes clockwise once per deal (R4).
+        Start position, the public record of the deals before it and every action
+        since: ``replay(state.record())`` gives back an equal state.
         """
         from .records import GameRecord
 
-        first = (self.dealer - (self.deal_number - 1)) % self.num_players
-        return GameRecord(self.num_players, self.rules, first, tuple(a for _, a in self.history))
+        start = self._start
+        played = self.deal_number - start.deal_number + (self.phase is Phase.GAME_OVER)
+        past = tuple(self._past)
+        past = past[: len(past) - played]  # the deals before the start, not in the history
+        return GameRecord(
+            self.num_players, self.rules, past[0].dealer if past else start.dealer,
+            tuple(a for _, a in self.history), start=start, past=past,
+        )  # fmt: skip
 
     def to_json(self, *, indent: int | None = None) -> str:
         """This state as a JSON document: its record plus a snapshot of every field.
@@ -566,7 +608,7 @@ def _shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
     return GameState(
         n, state.rules, dest, state.dealer, state.deal_number, state.scores, seat,
         pack, (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, cut, (), (),
-        (0,) * n, state.last_deal, (), (), (state._history, None, action), state._start,
+        (0,) * n, state._past, (), (), (state._history, None, action), state._start,
     )  # fmt: skip
 
 
@@ -589,7 +631,7 @@ def _take_or_leave(
     return GameState(
         n, state.rules, dest, state.dealer, state.deal_number, state.scores, nxt,
         pack, hands, -1, False, state._folded, state._exchanged, state._discards, cut, (), (),
-        state._tricks_won, state.last_deal, (), (), (state._history, seat, action),
+        state._tricks_won, state._past, (), (), (state._history, seat, action),
         state._start,
     )  # fmt: skip
 
@@ -614,7 +656,7 @@ def _deal(state: GameState, dest: Phase) -> GameState:
     return GameState(
         n, state.rules, dest, dealer, state.deal_number, state.scores, order[0],
         pack[pos:], tuple(hands), trump, False, state._folded, state._exchanged,
-        state._discards, state._cut, (), (), state._tricks_won, state.last_deal, (), (),
+        state._discards, state._cut, (), (), state._tricks_won, state._past, (), (),
         state._history, state._start,
     )  # fmt: skip
 
@@ -639,7 +681,7 @@ def _fold(state: GameState, action: Fold, decide: Decider) -> GameState:
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         (seat + 1) % state.num_players, state._pack, state._hands, state._trump, False,
         folded, state._exchanged, state._discards, state._cut, (), (), state._tricks_won,
-        state.last_deal, (), (), (state._history, seat, action), state._start,
+        state._past, (), (), (state._history, seat, action), state._start,
     )  # fmt: skip
 
 
@@ -698,7 +740,7 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         nxt, state._pack[draws:], _replace(state._hands, seat, hand), state._trump, take,
         state._folded, _replace(state._exchanged, seat, size),
         _replace(state._discards, seat, state._discards[seat] | mask), state._cut, (), (),
-        state._tricks_won, state.last_deal, (), (), (state._history, seat, action),
+        state._tricks_won, state._past, (), (), (state._history, seat, action),
         state._start,
     )  # fmt: skip
 
@@ -738,7 +780,7 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     return GameState(
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         nxt, state._pack, hands, state._trump, state._took_trump, folded, state._exchanged,
-        state._discards, state._cut, trick, tricks, won, state.last_deal, (), (),
+        state._discards, state._cut, trick, tricks, won, state._past, (), (),
         (state._history, seat, action), state._start,
     )  # fmt: skip
 
@@ -763,6 +805,10 @@ def _score(state: GameState, dest: Phase) -> GameState:
         points=tuple(a - b for a, b in zip(scores, state.scores, strict=True)),
         scores=scores,
         doubled=trump_suit == Suit.HEARTS and rules.hearts_double,
+        cut=tuple(
+            (seat, DECK[card] if taken else None, taken, bool(CRITICAL_MASK >> card & 1))
+            for seat, card, taken in state._cut
+        ),  # R13: a card looked at and not taken stays that seat's secret
     )
     if dest is Phase.GAME_OVER:
         winners, losers = game_result(scores, rules)
@@ -772,11 +818,15 @@ def _score(state: GameState, dest: Phase) -> GameState:
         dealer, deal_number = (state.dealer + 1) % n, state.deal_number + 1  # R4
     return GameState(
         n, rules, dest, dealer, deal_number, scores, None, (), (0,) * n, -1, False,
-        (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, summary, winners, losers,
-        state._history, state._start,
+        (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, state._past.append(summary),
+        winners, losers, state._history, state._start,
     )  # fmt: skip
 
 
+_FIELD_NAMES: Final = tuple(
+    field.name for field in attrs.fields(GameState) if field.name != "_history"
+)
+"""The fields pickled as they are; the history (second to last field) is flattened."""
 _Effect = Callable[[GameState, Any, Decider], GameState]
 _HANDLERS: Final[dict[type, tuple[str, _Effect]]] = {
     PlayCard: ("play", _play),
@@ -825,8 +875,62 @@ def _at_position(position: Position) -> GameState:
     return GameState(
         n, position.rules, Phase.DEAL, position.dealer, position.deal_number, position.scores,
         None, (), (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, (), (), (),
-        (0,) * n, None, (), (), None, position,
+        (0,) * n, _NO_DEALS, (), (), None, position,
     )  # fmt: skip
+
+
+def _build_state(
+    *,
+    position: Position,
+    past: PastDeals = _NO_DEALS,
+    phase: Phase = Phase.DEAL,
+    current_player: int | None = None,
+    pack: tuple[int, ...] = (),
+    hands: tuple[int, ...] | None = None,
+    trump: int = -1,
+    took_trump: bool = False,
+    folded: tuple[bool, ...] | None = None,
+    exchanged: tuple[int, ...] | None = None,
+    discards: tuple[int, ...] | None = None,
+    cut: tuple[tuple[int, int, bool], ...] = (),
+    trick: tuple[tuple[int, int], ...] = (),
+    tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...] = (),
+    tricks_won: tuple[int, ...] | None = None,
+    history: _Node | None = None,
+) -> GameState:
+    """The one way other modules build a :class:`GameState`: by name, not by position.
+
+    ``position`` is the start of the current deal and becomes the state's
+    :attr:`~GameState.start_position` (the history, if any, starts there); ``past`` is
+    the public record of earlier deals.  Cards are indices and hands bitmasks, as in the
+    state's own fields.  With ``phase`` GAME_OVER, ``position`` is the position the final
+    scores give (see :attr:`GameState.position`) and the result is the finished game.
+    """
+    n = position.num_players
+    dealer, deal_number = position.dealer, position.deal_number
+    winners: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    if phase is Phase.GAME_OVER:
+        dealer, deal_number = (dealer - 1) % n, deal_number - 1
+        winners, losers = game_result(position.scores, position.rules)
+    return GameState(
+        n, position.rules, phase, dealer, deal_number, position.scores, current_player, pack,
+        (0,) * n if hands is None else hands, trump, took_trump,
+        (False,) * n if folded is None else folded, (-1,) * n if exchanged is None else exchanged,
+        (0,) * n if discards is None else discards, cut, trick, tricks,
+        (0,) * n if tricks_won is None else tricks_won, past, winners, losers, history, position,
+    )  # fmt: skip
+
+
+def _restore_state(
+    values: tuple[Any, ...], history: tuple[tuple[int | None, Action], ...]
+) -> GameState:
+    """Unpickle a state: its fields and its history as a flat tuple (see ``__reduce__``)."""
+    node: _Node | None = None
+    for seat, action in history:
+        node = (node, seat, action)
+    make: Callable[..., GameState] = GameState
+    return make(*values[:-1], node, values[-1])
 
 
 def next_game(state: GameState) -> GameState:
