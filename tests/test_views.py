@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -33,8 +32,8 @@ from bohmisch_watten import (
     TakeCritical,
     new_game,
 )
-from bohmisch_watten.records import replay as replay_record
 from bohmisch_watten.sampling import forbidden_mask
+from bohmisch_watten.state import _build_state
 from bohmisch_watten.tables import bits
 from bohmisch_watten.tricks import legal_play_mask
 
@@ -71,7 +70,12 @@ def replay(state: GameState) -> GameState:
     The start is the state's start position with the deals before it (for a sample:
     the current deal's position and the view's record of earlier deals).
     """
-    out = replay_record(attrs.evolve(state.record(), actions=()))
+    over = state.is_terminal and not state.history  # a sample of a finished game
+    out = _build_state(
+        position=state.start_position,
+        past=state.past_deals,
+        phase=Phase.GAME_OVER if over else Phase.DEAL,
+    )
     for seat, action in state.history:
         assert out.current_player == seat
         out = out.apply(action)

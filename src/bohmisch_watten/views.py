@@ -24,7 +24,7 @@ the order of events is fixed by the rules (ritual, exchange from forehand, trick
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -166,6 +166,10 @@ class PlayerView(DealFacts):
     losers: tuple[int, ...]
     _previous_folds: tuple[bool, ...]
     _plan: Plan | None = attrs.field(default=None, init=False, eq=False, hash=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the fields only: the sampler's tables are rebuilt when needed."""
+        return (PlayerView, tuple(getattr(self, name) for name in _VIEW_FIELDS))
 
     # ------------------------------------------------------------------ reading
 
@@ -444,6 +448,9 @@ class PlayerView(DealFacts):
             tricks_won=self._tricks_won,
             history=_deal_nodes(None, self._deal_info(), world.pack, world.discards),
         )
+
+
+_VIEW_FIELDS: Final = tuple(field.name for field in attrs.fields(PlayerView) if field.init)
 
 
 # ------------------------------------------------------------------ histories
