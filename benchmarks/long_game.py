@@ -116,12 +116,14 @@ def main() -> None:
         def twin(state: GameState = state) -> GameState:
             return replay(state.record())
 
-        view = timed(twin, lambda s: s.view(player), args.repeat)  # type: ignore[attr-defined]
-        sample = timed(
-            twin,
-            lambda s: s.view(player).sample_state(rng),  # type: ignore[attr-defined]
-            args.repeat,
-        )
+        def view_of(s: object, player: int = player) -> object:
+            return s.view(player)  # type: ignore[attr-defined]
+
+        def sample_of(s: object, player: int = player) -> object:
+            return s.view(player).sample_state(rng)  # type: ignore[attr-defined]
+
+        view = timed(twin, view_of, args.repeat)
+        sample = timed(twin, sample_of, args.repeat)
         children = [twin().apply(action) for _ in range(args.repeat)]
         first = []
         for child in children:

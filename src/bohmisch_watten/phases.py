@@ -10,8 +10,8 @@ table and the real machine agree for every phase, trigger and guard outcome.
 Guards are pure functions ``guard(state, action) -> bool`` of the state *before* the
 transition and the action that triggers it (``None`` for the automatic triggers
 ``deal`` and ``score``).  They read the state's public properties only, so this module
-needs nothing of :mod:`~bohmisch_watten.state` but its type.  The machine refers to them by name, the way a
-``transitions`` model would; :data:`GUARDS` maps the names to the functions.
+needs nothing of :mod:`~bohmisch_watten.state` but its type.  The machine refers to them
+by name, the way a ``transitions`` model would; :data:`GUARDS` maps the names to the functions.
 """
 
 from __future__ import annotations
