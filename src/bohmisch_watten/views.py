@@ -166,6 +166,7 @@ class PlayerView(DealFacts):
     losers: tuple[int, ...]
     _previous_folds: tuple[bool, ...]
     _plan: Plan | None = attrs.field(default=None, init=False, eq=False, hash=False)
+    _position: Position | None = attrs.field(default=None, init=False, eq=False, hash=False)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle the fields only: the sampler's tables are rebuilt when needed."""
@@ -230,15 +231,21 @@ class PlayerView(DealFacts):
         The same as :attr:`GameState.position <bohmisch_watten.GameState.position>`:
         everything in it is public (R23).
         """
-        n = self.num_players
-        if self.phase is Phase.GAME_OVER:
-            return Position(
-                n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
-                self._previous_folds,
-            )  # fmt: skip
-        return Position(
-            n, self.rules, self.dealer, self.deal_number, self.scores, self._previous_folds
-        )
+        position = self._position
+        if position is None:  # built once per view: samples and legal actions reuse it
+            n = self.num_players
+            if self.phase is Phase.GAME_OVER:
+                position = Position(
+                    n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
+                    self._previous_folds,
+                )  # fmt: skip
+            else:
+                position = Position(
+                    n, self.rules, self.dealer, self.deal_number, self.scores,
+                    self._previous_folds,
+                )  # fmt: skip
+            object.__setattr__(self, "_position", position)
+        return position
 
     @property
     def past_deals(self) -> tuple[PublicDeal, ...]:
