@@ -143,12 +143,12 @@ PLAY_ACTIONS: Final[tuple[PlayCard, ...]] = tuple(PlayCard(card) for card in DEC
 """``PLAY_ACTIONS[i]`` plays ``DECK[i]``; shared so that legal_actions() allocates nothing."""
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 16)  # every discard of up to 4 cards: 41,449 masks
 def _plain_exchange(mask: int) -> Exchange:
     return Exchange(frozenset(c for c in DECK if mask >> c.index & 1), False)
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 16)
 def _exchange_with_trump(mask: int) -> Exchange:
     return Exchange(frozenset(c for c in DECK if mask >> c.index & 1), True)
 

@@ -76,6 +76,11 @@ class DealFacts:
         return len(self._trick)
 
     @property
+    def tricks_completed(self) -> int:
+        """How many tricks of this deal are complete (cheaper than ``len(tricks)``)."""
+        return len(self._tricks)
+
+    @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks of this deal, in order (R27)."""
         pairs = CARD_PAIRS

@@ -76,7 +76,7 @@ def dealer_decides(state: GameState, action: object) -> bool:
 
 def completes_deal(state: GameState, action: object) -> bool:
     """This card completes the fifth trick (R24)."""
-    return state.cards_in_trick + 1 == state.folded.count(False) and sum(state.tricks_won) == 4
+    return state.tricks_completed == 4 and state.cards_in_trick + 1 == state.folded.count(False)
 
 
 def game_ends(state: GameState, action: object) -> bool:

@@ -90,6 +90,22 @@ def _discard_masks(hand: int) -> tuple[int, ...]:
 
 
 _UP_TO: Final = (1, 6, 16, 26, 31, 32)
+
+
+def _exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...]:
+    """The exchanges of a five-card ``hand`` drawing at most ``limit`` stock cards.
+
+    For the dealer (R19) also those taking the trump card, which draw one card less.
+    A pure function of small values, cached: the exchange decision is asked about the
+    same hands again and again in a search.
+    """
+    masks = _discard_masks(hand)
+    plain = tuple(map(EXCHANGES.__getitem__, masks[: _UP_TO[limit]]))
+    if not dealer:
+        return plain
+    return plain + tuple(map(EXCHANGES_WITH_TRUMP.__getitem__, masks[1 : _UP_TO[limit + 1]]))
+
+
 _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
 """Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
 """``_UP_TO[k]``: how many of :func:`_discard_masks` have at most ``k`` cards."""
@@ -103,7 +119,7 @@ _NO_DEALS: Final = PastDeals()
 _STOCK_LIMIT: Final = 3  # R18: at most 3 cards with the stock (non-dealers)
 
 
-@attrs.frozen(slots=True, repr=False, weakref_slot=False, cache_hash=True)
+@attrs.frozen(slots=True, repr=False, weakref_slot=False, unsafe_hash=False)
 class GameState(DealFacts):
     """Everything about a game at one moment; immutable.
 
@@ -166,6 +182,27 @@ class GameState(DealFacts):
     losers: tuple[int, ...]
     _history: _Node | None = attrs.field(eq=_history_tuple, hash=False)
     _start: Position = attrs.field(hash=False)
+    _hash: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """The cached hash; left unset by ``__init__`` (nothing to pay per ``apply()``)."""
+
+    def __hash__(self) -> int:
+        """Hash the position and the current deal, not the history: constant cost.
+
+        Equal states have equal fields, so they hash equal; computed once per state.
+        """
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash(
+                (
+                    self.num_players, self.rules, self.phase, self.dealer, self.deal_number,
+                    self.scores, self.current_player, self._pack, self._hands, self._trump,
+                    self._took_trump, self._folded, self._exchanged, self._discards, self._cut,
+                    self._trick, self._tricks, self._tricks_won, self.winners, self.losers,
+                )
+            )  # fmt: skip
+            object.__setattr__(self, "_hash", value)
+            return value
 
     # ------------------------------------------------------------------ reading
 
@@ -363,14 +400,12 @@ class GameState(DealFacts):
 
     def _exchange_actions(self) -> tuple[Action, ...]:
         seat: int = self.current_player  # type: ignore[assignment]
-        masks = _discard_masks(self._hands[seat])
         stock = len(self._pack)
         if seat == self.dealer:  # R19: the dealer plays and may take the trump card
-            limit = min(self.rules.dealer_stock_limit, stock)
-            return tuple(map(EXCHANGES.__getitem__, masks[: _UP_TO[limit]])) + tuple(
-                map(EXCHANGES_WITH_TRUMP.__getitem__, masks[1 : _UP_TO[limit + 1]])
+            return _exchange_options(
+                self._hands[seat], min(self.rules.dealer_stock_limit, stock), True
             )
-        plain = tuple(map(EXCHANGES.__getitem__, masks[: _UP_TO[min(_STOCK_LIMIT, stock)]]))
+        plain = _exchange_options(self._hands[seat], min(_STOCK_LIMIT, stock), False)
         if self.fold_forbidden_by() is None:  # R18, R21
             return (FOLD, *plain)
         return plain
@@ -824,7 +859,7 @@ def _score(state: GameState, dest: Phase) -> GameState:
 
 
 _FIELD_NAMES: Final = tuple(
-    field.name for field in attrs.fields(GameState) if field.name != "_history"
+    field.name for field in attrs.fields(GameState) if field.init and field.name != "_history"
 )
 """The fields pickled as they are; the history (second to last field) is flattened."""
 _Effect = Callable[[GameState, Any, Decider], GameState]
