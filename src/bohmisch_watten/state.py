@@ -136,8 +136,9 @@ class GameState(DealFacts):
     no cards are out; the finished deal is in ``last_deal``.
 
     States compare equal when every field, the history included, is equal, and they
-    are hashable, so they can be dictionary keys in a search.  A state holds every
-    hidden card: show a player :meth:`view` instead.
+    are hashable, so they can be dictionary keys in a search; the hash reads the
+    position and the current deal only, so it costs the same at any length of game.
+    A state holds every hidden card: show a player :meth:`view` instead.
 
     Attributes:
         num_players: 2, 3 or 4 (R1).
@@ -148,9 +149,6 @@ class GameState(DealFacts):
         deal_number: 1 for the first deal of the game; R21.1 depends on it.
         scores: per seat, the score before this deal's points (R28–R32).
         current_player: the seat to act, or None at a chance node and at the end.
-        last_deal: the summary of the previous deal (tricks, points), None in the first.
-        winners: the winning seats once the game is over, else empty (R34).
-        losers: the losing seats once the game is over, else empty (R34).
 
     Example:
         >>> from bohmisch_watten import new_game
@@ -177,11 +175,8 @@ class GameState(DealFacts):
     _trick: tuple[tuple[int, int], ...]
     _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
     _tricks_won: tuple[int, ...]
-    _past: PastDeals = attrs.field(hash=False)
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
-    _history: _Node | None = attrs.field(eq=_history_tuple, hash=False)
-    _start: Position = attrs.field(hash=False)
+    _record: tuple[Position, PastDeals]
+    _history: _Node | None = attrs.field(eq=_history_tuple)
     _hash: int = attrs.field(init=False, eq=False, repr=False, hash=False)
     """The cached hash; left unset by ``__init__`` (nothing to pay per ``apply()``)."""
 
@@ -198,7 +193,7 @@ class GameState(DealFacts):
                     self.num_players, self.rules, self.phase, self.dealer, self.deal_number,
                     self.scores, self.current_player, self._pack, self._hands, self._trump,
                     self._took_trump, self._folded, self._exchanged, self._discards, self._cut,
-                    self._trick, self._tricks, self._tricks_won, self.winners, self.losers,
+                    self._trick, self._tricks, self._tricks_won,
                 )
             )  # fmt: skip
             object.__setattr__(self, "_hash", value)
@@ -261,6 +256,28 @@ class GameState(DealFacts):
         For a game from :func:`new_game` that is every action of the game.
         """
         return _history_tuple(self._history)
+
+    @property
+    def _start(self) -> Position:
+        return self._record[0]
+
+    @property
+    def _past(self) -> PastDeals:
+        return self._record[1]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over, else empty (R34)."""
+        if self.phase is not Phase.GAME_OVER:
+            return ()
+        return game_result(self.scores, self.rules)[0]
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The losing seats once the game is over, else empty (R34)."""
+        if self.phase is not Phase.GAME_OVER:
+            return ()
+        return game_result(self.scores, self.rules)[1]
 
     @property
     def start_position(self) -> Position:
@@ -643,7 +660,7 @@ def _shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
     return GameState(
         n, state.rules, dest, state.dealer, state.deal_number, state.scores, seat,
         pack, (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, cut, (), (),
-        (0,) * n, state._past, (), (), (state._history, None, action), state._start,
+        (0,) * n, state._record, (state._history, None, action),
     )  # fmt: skip
 
 
@@ -666,8 +683,7 @@ def _take_or_leave(
     return GameState(
         n, state.rules, dest, state.dealer, state.deal_number, state.scores, nxt,
         pack, hands, -1, False, state._folded, state._exchanged, state._discards, cut, (), (),
-        state._tricks_won, state._past, (), (), (state._history, seat, action),
-        state._start,
+        state._tricks_won, state._record, (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -691,8 +707,7 @@ def _deal(state: GameState, dest: Phase) -> GameState:
     return GameState(
         n, state.rules, dest, dealer, state.deal_number, state.scores, order[0],
         pack[pos:], tuple(hands), trump, False, state._folded, state._exchanged,
-        state._discards, state._cut, (), (), state._tricks_won, state._past, (), (),
-        state._history, state._start,
+        state._discards, state._cut, (), (), state._tricks_won, state._record, state._history,
     )  # fmt: skip
 
 
@@ -716,7 +731,7 @@ def _fold(state: GameState, action: Fold, decide: Decider) -> GameState:
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         (seat + 1) % state.num_players, state._pack, state._hands, state._trump, False,
         folded, state._exchanged, state._discards, state._cut, (), (), state._tricks_won,
-        state._past, (), (), (state._history, seat, action), state._start,
+        state._record, (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -775,8 +790,7 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         nxt, state._pack[draws:], _replace(state._hands, seat, hand), state._trump, take,
         state._folded, _replace(state._exchanged, seat, size),
         _replace(state._discards, seat, state._discards[seat] | mask), state._cut, (), (),
-        state._tricks_won, state._past, (), (), (state._history, seat, action),
-        state._start,
+        state._tricks_won, state._record, (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -815,8 +829,8 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     return GameState(
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         nxt, state._pack, hands, state._trump, state._took_trump, folded, state._exchanged,
-        state._discards, state._cut, trick, tricks, won, state._past, (), (),
-        (state._history, seat, action), state._start,
+        state._discards, state._cut, trick, tricks, won, state._record,
+        (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -846,22 +860,21 @@ def _score(state: GameState, dest: Phase) -> GameState:
         ),  # R13: a card looked at and not taken stays that seat's secret
     )
     if dest is Phase.GAME_OVER:
-        winners, losers = game_result(scores, rules)
         dealer, deal_number = state.dealer, state.deal_number
     else:
-        winners, losers = (), ()
         dealer, deal_number = (state.dealer + 1) % n, state.deal_number + 1  # R4
+    start, past = state._record
     return GameState(
         n, rules, dest, dealer, deal_number, scores, None, (), (0,) * n, -1, False,
-        (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, state._past.append(summary),
-        winners, losers, state._history, state._start,
+        (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, (start, past.append(summary)),
+        state._history,
     )  # fmt: skip
 
 
 _FIELD_NAMES: Final = tuple(
     field.name for field in attrs.fields(GameState) if field.init and field.name != "_history"
 )
-"""The fields pickled as they are; the history (second to last field) is flattened."""
+"""The fields pickled as they are; the history (the last field) is flattened."""
 _Effect = Callable[[GameState, Any, Decider], GameState]
 _HANDLERS: Final[dict[type, tuple[str, _Effect]]] = {
     PlayCard: ("play", _play),
@@ -910,7 +923,7 @@ def _at_position(position: Position) -> GameState:
     return GameState(
         n, position.rules, Phase.DEAL, position.dealer, position.deal_number, position.scores,
         None, (), (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, (), (), (),
-        (0,) * n, _NO_DEALS, (), (), None, position,
+        (0,) * n, (position, _NO_DEALS), None,
     )  # fmt: skip
 
 
@@ -943,17 +956,14 @@ def _build_state(
     """
     n = position.num_players
     dealer, deal_number = position.dealer, position.deal_number
-    winners: tuple[int, ...] = ()
-    losers: tuple[int, ...] = ()
     if phase is Phase.GAME_OVER:
         dealer, deal_number = (dealer - 1) % n, deal_number - 1
-        winners, losers = game_result(position.scores, position.rules)
     return GameState(
         n, position.rules, phase, dealer, deal_number, position.scores, current_player, pack,
         (0,) * n if hands is None else hands, trump, took_trump,
         (False,) * n if folded is None else folded, (-1,) * n if exchanged is None else exchanged,
         (0,) * n if discards is None else discards, cut, trick, tricks,
-        (0,) * n if tricks_won is None else tricks_won, past, winners, losers, history, position,
+        (0,) * n if tricks_won is None else tricks_won, (position, past), history,
     )  # fmt: skip
 
 
@@ -965,7 +975,7 @@ def _restore_state(
     for seat, action in history:
         node = (node, seat, action)
     make: Callable[..., GameState] = GameState
-    return make(*values[:-1], node, values[-1])
+    return make(*values, node)
 
 
 def next_game(state: GameState) -> GameState:
