@@ -1,11 +1,11 @@
-"""Reading JSON values strictly: the checks every loader shares, and finished deals.
+"""Reading JSON values strictly, and the JSON shape of a finished deal, both ways.
 
 Loaders treat their input as hostile (see :class:`~bohmisch_watten.FormatError`): each
 reader here checks one value's type and range and names where it failed.  The finished
 deals' JSON shape is read here, next to nothing above it, so that both the JSON
 documents (:mod:`bohmisch_watten.serialization`) and the text form of records
-(:mod:`bohmisch_watten.records`) read it the same way; it is written by
-:func:`bohmisch_watten.views.summary_to_dict`.
+(:mod:`bohmisch_watten.records`) read it the same way; :func:`summary_to_dict`, next
+to its reader, writes it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .errors import FormatError
 from .notation import parse_card
 from .summary import DealSummary, PastDeals, Trick
 
-__all__ = ["json_depth"]
+__all__ = ["json_depth", "summary_to_dict"]
 
 JSON: TypeAlias = Any
 """A value made of dict, list, str, int, bool and None."""
@@ -355,3 +355,37 @@ def json_depth(text: str) -> int:
 
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
 _BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def summary_to_dict(summary: DealSummary, *, cut: bool = False) -> dict[str, Any]:
+    """A finished deal as JSON data: one shape for ``last_deal`` and ``past_deals``.
+
+    ``past_deals`` entries also carry the public looks of the ritual (``cut``).
+    """
+    out: dict[str, Any] = {
+        "deal_number": summary.deal_number,
+        "dealer": summary.dealer,
+        "trump_card": str(summary.trump_card),
+        "trump_card_taken": summary.trump_card_taken,
+        "folded": list(summary.folded),
+        "exchanged": list(summary.exchanged),
+        "tricks": [
+            {"plays": [{"seat": s, "card": str(c)} for s, c in t.plays], "winner": t.winner}
+            for t in summary.tricks
+        ],
+        "tricks_won": list(summary.tricks_won),
+        "points": list(summary.points),
+        "scores": list(summary.scores),
+        "doubled": summary.doubled,
+    }
+    if cut:
+        out["cut"] = [
+            {
+                "seat": seat,
+                "card": None if card is None else str(card),
+                "taken": taken,
+                "critical": critical,
+            }
+            for seat, card, taken, critical in summary.cut
+        ]
+    return out

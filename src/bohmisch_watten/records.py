@@ -52,7 +52,7 @@ import attrs
 
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .errors import FormatError, IllegalActionError
-from .jsonread import _DealReader, json_depth
+from .jsonread import _DealReader, json_depth, summary_to_dict
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
 from .phases import Phase
 from .position import Position
@@ -60,7 +60,7 @@ from .rules import Rules
 from .scoring import game_result
 from .state import GameState, _build_state, new_game
 from .summary import DealSummary, PastDeals
-from .views import past_problem, summary_to_dict
+from .views import past_problem
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "load_record", "replay"]
 

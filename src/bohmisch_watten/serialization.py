@@ -76,15 +76,18 @@ from .jsonread import (
     _str,
     _type_name,
     json_depth,
+    summary_to_dict,
 )
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action
 from .phases import Phase
 from .position import Position
 from .records import GameRecord, replay
 from .rules import Rules
+from .sampling import CutEntry, Plays
 from .state import GameState
 from .summary import DealSummary
-from .views import PlayerView, past_problem, summary_to_dict
+from .tables import bits
+from .views import PlayerView, past_problem
 
 __all__ = [
     "FORMAT_VERSION",
@@ -400,8 +403,73 @@ def _state_from_doc(doc: dict[str, JSON]) -> GameState:
 # ------------------------------------------------------------------------ views
 
 
-def _view_to_dict(view: PlayerView) -> dict[str, JSON]:
-    return view.to_dict()
+def _codes(mask: int) -> list[JSON]:
+    return [str(DECK[i]) for i in bits(mask)]
+
+
+def _tricks_dict(tricks: tuple[tuple[Plays, int], ...]) -> list[dict[str, JSON]]:
+    return [
+        {"plays": [{"seat": s, "card": str(DECK[c])} for s, c in plays], "winner": winner}
+        for plays, winner in tricks
+    ]
+
+
+def _cut_dict(cut: tuple[CutEntry, ...]) -> list[dict[str, JSON]]:
+    return [
+        {
+            "seat": seat,
+            "card": str(DECK[card]) if card >= 0 else None,
+            "taken": taken,
+            "critical": critical,
+        }
+        for seat, card, taken, critical in cut
+    ]
+
+
+def view_to_dict(view: PlayerView) -> dict[str, JSON]:
+    """``view.to_dict()``: the view as plain JSON data, stable keys (the ``view`` object).
+
+    Cards are notation strings such as ``"HK"``; sets of cards (hand, discards) are
+    sorted in card order; draws keep the order drawn.
+    """
+    rules = {
+        field.name: (
+            getattr(view.rules, field.name).value
+            if hasattr(getattr(view.rules, field.name), "value")
+            else getattr(view.rules, field.name)
+        )
+        for field in attrs.fields(Rules)
+    }
+    last = view.last_deal
+    return {
+        "player": view.player,
+        "num_players": view.num_players,
+        "rules": rules,
+        "phase": view.phase.value,
+        "dealer": view.dealer,
+        "deal_number": view.deal_number,
+        "scores": list(view.scores),
+        "current_player": view.current_player,
+        "hand": _codes(view._hand),
+        "discards": _codes(view._discards),
+        "draws": [str(DECK[i]) for i in view._draws],
+        "cut": _cut_dict(view._cut),
+        "trump_card": str(DECK[view._trump]) if view._trump >= 0 else None,
+        "trump_card_taken": view._took_trump,
+        "folded": list(view._folded),
+        "exchanged": list(view.exchanged),
+        "stock_size": view._stock_size,
+        "hand_sizes": list(view.hand_sizes),
+        "trick": [{"seat": s, "card": str(DECK[c])} for s, c in view._trick],
+        "tricks": _tricks_dict(view._tricks),
+        "tricks_won": list(view._tricks_won),
+        "legal_actions": [str(a) for a in view.legal_actions()],
+        "last_deal": None if last is None else summary_to_dict(last),
+        "winners": list(view.winners),
+        "losers": list(view.losers),
+        "past_deals": [summary_to_dict(deal, cut=True) for deal in view._past],
+        "position": str(view.position),
+    }
 
 
 _VIEW_KEYS: Final = (
@@ -599,7 +667,7 @@ def to_dict(obj: Serializable) -> dict[str, JSON]:
             "state": _snapshot(obj),
         }
     if isinstance(obj, PlayerView):
-        return {**_header("view"), "view": _view_to_dict(obj)}
+        return {**_header("view"), "view": view_to_dict(obj)}
     raise TypeError(f"cannot write {type(obj).__name__} as a bohmisch_watten document")
 
 

@@ -54,40 +54,6 @@ _Node = tuple[Any, int | None, Action]
 _TrickData = tuple[Plays, int]
 
 
-def summary_to_dict(summary: DealSummary, *, cut: bool = False) -> dict[str, Any]:
-    """A finished deal as JSON data: one shape for ``last_deal`` and ``past_deals``.
-
-    ``past_deals`` entries also carry the public looks of the ritual (``cut``).
-    """
-    out: dict[str, Any] = {
-        "deal_number": summary.deal_number,
-        "dealer": summary.dealer,
-        "trump_card": str(summary.trump_card),
-        "trump_card_taken": summary.trump_card_taken,
-        "folded": list(summary.folded),
-        "exchanged": list(summary.exchanged),
-        "tricks": [
-            {"plays": [{"seat": s, "card": str(c)} for s, c in t.plays], "winner": t.winner}
-            for t in summary.tricks
-        ],
-        "tricks_won": list(summary.tricks_won),
-        "points": list(summary.points),
-        "scores": list(summary.scores),
-        "doubled": summary.doubled,
-    }
-    if cut:
-        out["cut"] = [
-            {
-                "seat": seat,
-                "card": None if card is None else str(card),
-                "taken": taken,
-                "critical": critical,
-            }
-            for seat, card, taken, critical in summary.cut
-        ]
-    return out
-
-
 def _codes(mask: int) -> list[str]:
     return [str(DECK[i]) for i in bits(mask)]
 
@@ -98,25 +64,6 @@ def _cut_public(cut: tuple[tuple[int, int, bool], ...], player: int) -> tuple[Cu
         (seat, card if taken or seat == player else -1, taken, bool(CRITICAL_MASK >> card & 1))
         for seat, card, taken in cut
     )
-
-
-def _tricks_dict(tricks: tuple[_TrickData, ...]) -> list[dict[str, Any]]:
-    return [
-        {"plays": [{"seat": s, "card": str(DECK[c])} for s, c in plays], "winner": winner}
-        for plays, winner in tricks
-    ]
-
-
-def _cut_dict(cut: tuple[CutEntry, ...]) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": seat,
-            "card": str(DECK[card]) if card >= 0 else None,
-            "taken": taken,
-            "critical": critical,
-        }
-        for seat, card, taken, critical in cut
-    ]
 
 
 @attrs.frozen(slots=True, repr=False, cache_hash=True, weakref_slot=False)
@@ -359,46 +306,12 @@ class PlayerView(DealFacts):
         """The view as plain JSON data (str, int, bool, None, list, dict), stable keys.
 
         Cards are notation strings such as ``"HK"``; sets of cards (hand, discards) are
-        sorted in card order; draws keep the order drawn.
+        sorted in card order; draws keep the order drawn.  Written by
+        :mod:`bohmisch_watten.serialization`, next to the reader of view documents.
         """
-        rules = {
-            field.name: (
-                getattr(self.rules, field.name).value
-                if hasattr(getattr(self.rules, field.name), "value")
-                else getattr(self.rules, field.name)
-            )
-            for field in attrs.fields(Rules)
-        }
-        last = self.last_deal
-        return {
-            "player": self.player,
-            "num_players": self.num_players,
-            "rules": rules,
-            "phase": self.phase.value,
-            "dealer": self.dealer,
-            "deal_number": self.deal_number,
-            "scores": list(self.scores),
-            "current_player": self.current_player,
-            "hand": _codes(self._hand),
-            "discards": _codes(self._discards),
-            "draws": [str(DECK[i]) for i in self._draws],
-            "cut": _cut_dict(self._cut),
-            "trump_card": str(DECK[self._trump]) if self._trump >= 0 else None,
-            "trump_card_taken": self._took_trump,
-            "folded": list(self._folded),
-            "exchanged": list(self.exchanged),
-            "stock_size": self._stock_size,
-            "hand_sizes": list(self.hand_sizes),
-            "trick": [{"seat": s, "card": str(DECK[c])} for s, c in self._trick],
-            "tricks": _tricks_dict(self._tricks),
-            "tricks_won": list(self._tricks_won),
-            "legal_actions": [str(a) for a in self.legal_actions()],
-            "last_deal": None if last is None else summary_to_dict(last),
-            "winners": list(self.winners),
-            "losers": list(self.losers),
-            "past_deals": [summary_to_dict(deal, cut=True) for deal in self._past],
-            "position": str(self.position),
-        }
+        from .serialization import view_to_dict  # the writer sits next to its reader
+
+        return view_to_dict(self)
 
     # ----------------------------------------------------------------- sampling
 
