@@ -34,6 +34,7 @@ from .actions import (
     TakeCritical,
 )
 from .cards import DECK, Card, Suit
+from .display import render_state
 from .errors import IllegalActionError
 from .facts import SUITS, DealFacts
 from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
@@ -221,6 +222,10 @@ class GameState(DealFacts):
     def history(self) -> tuple[tuple[int | None, Action], ...]:
         """Every action since :func:`new_game`: ``(seat, action)``, seat None for chance."""
         return _history_tuple(self._history)
+
+    def __str__(self) -> str:
+        """A small table for people: cards, scores, trick, whose turn (see display.py)."""
+        return render_state(self)
 
     def __repr__(self) -> str:
         turn = "chance" if self.current_player is None else f"seat {self.current_player}"

@@ -39,6 +39,7 @@ from .actions import (
     Shuffle,
 )
 from .cards import DECK, Card
+from .display import render_view, turn_text
 from .facts import DealFacts
 from .phases import Phase
 from .rules import Rules
@@ -217,8 +218,12 @@ class PlayerView(DealFacts):
         """The public record of every finished deal of the game, oldest first."""
         return self._past
 
+    def __str__(self) -> str:
+        """The table of ``str(state)`` as this seat sees it, hidden cards as ``??``."""
+        return render_view(self)
+
     def __repr__(self) -> str:
-        turn = "chance" if self.current_player is None else f"seat {self.current_player}"
+        turn = turn_text(self.phase, self.current_player, self.winners, self.losers)
         hand = " ".join(_codes(self._hand))
         return (
             f"<PlayerView seat {self.player} of {self.num_players}, deal {self.deal_number}, "
