@@ -87,6 +87,7 @@ def deal_pack(
 
     Example:
         >>> from bohmisch_watten import Card, Shuffle, new_game
+        >>> from bohmisch_watten.dealing import deal_pack
         >>> def cards(text):
         ...     return [Card.parse(code) for code in text.split()]
         >>> pack = deal_pack(
