@@ -54,6 +54,7 @@ def turn_message(phase: Phase, current_player: int | None, seat: int) -> str:
 
     Only whose turn it is, with the rule that says so: nothing about any hand.
     """
+    seat = operator.index(seat)
     if phase is Phase.GAME_OVER:
         return f"R31: the game is over; seat {seat} cannot act"
     if current_player is None:
