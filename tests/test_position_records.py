@@ -20,6 +20,7 @@ from bohmisch_watten import (
     replay,
 )
 from bohmisch_watten.serialization import to_json, view_from_json
+from bohmisch_watten.summary import PastDeals
 
 
 def _random_until(state: GameState, rng: random.Random, stop: object) -> GameState:
@@ -161,3 +162,52 @@ def test_view_document_of_the_first_deal_after_a_position() -> None:
     document["view"]["position"] = "p4/d2/n7/s9.12.20.9/f0010/default"
     with pytest.raises(FormatError, match="no game gives this view"):
         view_from_json(json.dumps(document))
+
+
+@pytest.mark.rule("R11", "R13", "R23")
+def test_public_history_is_the_deal_as_the_seat_saw_it() -> None:
+    from bohmisch_watten import Exchange, Shuffle
+
+    rng = random.Random(6)
+    for seed in range(6):
+        state = new_game(3, dealer=seed % 3)
+        for _ in range(rng.randrange(1, 60)):
+            if state.is_terminal:
+                break
+            state = state.apply(
+                state.sample_chance(rng)
+                if state.is_chance_node
+                else rng.choice(state.legal_actions())
+            )
+        history = state.history
+        starts = [i for i, (_, a) in enumerate(history) if isinstance(a, Shuffle)]
+        deal = history[starts[-1] :] if starts and not state.is_chance_node else ()
+        for player in range(3):
+            expected = []
+            for seat, action in deal:
+                if isinstance(action, Shuffle):
+                    expected.append((None, None))
+                elif isinstance(action, Exchange) and seat != player:
+                    expected.append((seat, None))
+                else:
+                    expected.append((seat, action))
+            assert state.view(player).public_history() == tuple(expected)
+
+
+def test_past_deals_that_do_not_fit_together_are_named() -> None:
+    from bohmisch_watten.views import past_problem
+
+    rng = random.Random(9)
+    state = _random_until(new_game(3), rng, lambda s: s.deal_number == 4 and s.is_chance_node)
+    deals = tuple(state.past_deals)
+    position = state.position
+    assert past_problem(state.past_deals, position, Phase.DEAL) is None
+    skipped = (deals[0], deals[2])
+    assert "follows deal" in str(past_problem(PastDeals(skipped), position, Phase.DEAL))
+    wrong = (deals[0], attrs.evolve(deals[1], dealer=(deals[1].dealer + 1) % 3), deals[2])
+    assert "R4" in str(past_problem(PastDeals(wrong), position, Phase.DEAL))
+    short = (attrs.evolve(deals[0], scores=(1, 2)),)
+    assert "3-player" in str(past_problem(PastDeals(short), position, Phase.DEAL))
+    moved = attrs.evolve(position, deal_number=position.deal_number + 1)
+    assert "does not follow" in str(past_problem(state.past_deals, moved, Phase.DEAL))
+    assert "end" in str(past_problem(state.past_deals, position, Phase.GAME_OVER))
