@@ -322,9 +322,7 @@ def _legacy_summary(summary: DealSummary) -> dict[str, JSON]:
         "trump_card_taken": summary.trump_card_taken,
         "folded": list(summary.folded),
         "exchanged": list(summary.exchanged),
-        "tricks": [
-            {"plays": _legacy_plays(t.plays), "winner": t.winner} for t in summary.tricks
-        ],
+        "tricks": [{"plays": _legacy_plays(t.plays), "winner": t.winner} for t in summary.tricks],
         "tricks_won": list(summary.tricks_won),
         "points": list(summary.points),
         "scores": list(summary.scores),
