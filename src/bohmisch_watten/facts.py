@@ -8,7 +8,7 @@ state and a seat's view can never describe the public part of a deal differently
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .cards import DECK, Card, Suit
 from .summary import Trick
@@ -29,13 +29,20 @@ class DealFacts:
 
     __slots__ = ()
 
-    _trump: int
-    _took_trump: bool
-    _folded: tuple[bool, ...]
-    _exchanged: tuple[int, ...]
     _trick: tuple[tuple[int, int], ...]
     _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
     _tricks_won: tuple[int, ...]
+
+    if TYPE_CHECKING:  # fields of the subclass, or read-only properties of the state
+
+        @property
+        def _trump(self) -> int: ...
+        @property
+        def _took_trump(self) -> bool: ...
+        @property
+        def _folded(self) -> tuple[bool, ...]: ...
+        @property
+        def _exchanged(self) -> tuple[int, ...]: ...
 
     @property
     def trump_card(self) -> Card | None:

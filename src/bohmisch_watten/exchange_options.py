@@ -1,0 +1,114 @@
+"""The legal exchanges of a five-card hand, as shared :class:`Exchange` actions (R18, R19).
+
+At the exchange decision a player may discard any subset of his hand of at most three
+cards (R18): 26 actions; the dealer also every subset of one to four cards taking the
+trump card instead (R19): up to 56.  Finding each subset's shared action by its
+bitmask costs a cache lookup per subset, which made this decision cost as much as ten
+card plays.  Here the subsets of up to three cards are read from tables indexed by the
+cards themselves (``pairs[a][b]``), built once, on first use, from the same shared
+actions (:data:`~bohmisch_watten.actions.EXCHANGES`); only the dealer's five four-card
+discards go through the mask cache.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Final
+
+from .actions import EXCHANGES, EXCHANGES_WITH_TRUMP, Exchange
+
+__all__ = ["exchange_options"]
+
+_Tables = tuple[
+    tuple[Exchange, ...],
+    tuple[tuple[Exchange, ...], ...],
+    tuple[tuple[tuple[Exchange, ...], ...], ...],
+]
+
+_UP_TO: Final = (1, 6, 16, 26, 31)
+"""``_UP_TO[k]``: how many subsets of a five-card hand have at most ``k`` cards."""
+
+
+@cache
+def _tables(take_trump_card: bool) -> _Tables:
+    """``(singles[a], pairs[a][b], triples[a][b][c])`` for card indices ``a < b < c``.
+
+    A pure function of one flag, so caching it is no hidden state.  Slots that are no
+    subset (``b <= a``) hold the empty exchange and are never read.
+    """
+    table = EXCHANGES_WITH_TRUMP if take_trump_card else EXCHANGES
+    blank = EXCHANGES[0]
+    singles = tuple(table[1 << a] for a in range(32))
+    pairs = tuple(
+        tuple(table[1 << a | 1 << b] if a < b else blank for b in range(32)) for a in range(32)
+    )
+    triples = tuple(
+        tuple(
+            tuple(table[1 << a | 1 << b | 1 << c] if a < b < c else blank for c in range(32))
+            if a < b
+            else ()
+            for b in range(32)
+        )
+        for a in range(32)
+    )
+    return singles, pairs, triples
+
+
+def exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...]:
+    """The exchanges of a five-card ``hand`` (bitmask) drawing at most ``limit`` stock cards.
+
+    In a fixed order: by the number of cards discarded, then by card order (plain ones
+    first).  For the dealer (R19) also those taking the trump card, which draw one card
+    less, so they may discard up to ``limit + 1`` cards.
+
+    Args:
+        hand: the bitmask of the five cards (R15).
+        limit: 0 to 3, the cards the player may draw (R18–R20).
+        dealer: whether the player is the dealer (R19).
+    """
+    low = hand & -hand
+    a = low.bit_length() - 1
+    hand ^= low
+    low = hand & -hand
+    b = low.bit_length() - 1
+    hand ^= low
+    low = hand & -hand
+    c = low.bit_length() - 1
+    hand ^= low
+    low = hand & -hand
+    d = low.bit_length() - 1
+    e = (hand ^ low).bit_length() - 1
+    singles, pairs, triples = _tables(False)
+    pa, pb, pc, pd = pairs[a], pairs[b], pairs[c], pairs[d]
+    ta, tb, tc = triples[a], triples[b], triples[c]
+    tab, tac, tad, tbc, tbd, tcd = ta[b], ta[c], ta[d], tb[c], tb[d], tc[d]
+    plain: tuple[Exchange, ...] = (
+        EXCHANGES[0],
+        singles[a], singles[b], singles[c], singles[d], singles[e],
+        pa[b], pa[c], pa[d], pa[e], pb[c], pb[d], pb[e], pc[d], pc[e], pd[e],
+        tab[c], tab[d], tab[e], tac[d], tac[e], tad[e], tbc[d], tbc[e], tbd[e], tcd[e],
+    )  # fmt: skip
+    if limit < 3:
+        plain = plain[: _UP_TO[limit]]
+    if not dealer:
+        return plain
+    singles, pairs, triples = _tables(True)
+    pa, pb, pc, pd = pairs[a], pairs[b], pairs[c], pairs[d]
+    ta, tb, tc = triples[a], triples[b], triples[c]
+    tab, tac, tad, tbc, tbd, tcd = ta[b], ta[c], ta[d], tb[c], tb[d], tc[d]
+    with_trump = (
+        singles[a], singles[b], singles[c], singles[d], singles[e],
+        pa[b], pa[c], pa[d], pa[e], pb[c], pb[d], pb[e], pc[d], pc[e], pd[e],
+        tab[c], tab[d], tab[e], tac[d], tac[e], tad[e], tbc[d], tbc[e], tbd[e], tcd[e],
+    )  # fmt: skip
+    if limit < 2:
+        return plain + with_trump[: _UP_TO[limit + 1] - 1]
+    if limit == 2:
+        return plain + with_trump
+    full = 1 << a | 1 << b | 1 << c | 1 << d | 1 << e
+    four = EXCHANGES_WITH_TRUMP.__getitem__
+    fours = (
+        four(full ^ 1 << e), four(full ^ 1 << d), four(full ^ 1 << c), four(full ^ 1 << b),
+        four(full ^ 1 << a),
+    )  # fmt: skip
+    return plain + with_trump + fours

@@ -1,0 +1,74 @@
+"""The engine's fast paths build exactly what the plain paths build.
+
+``apply()`` makes states with a private constructor that fills the slots directly, and
+lists exchanges from tables indexed by cards; each is checked here against the simple
+way: attrs' own ``__init__`` and the subsets of the hand enumerated by ``itertools``.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import pickle
+import random
+
+import attrs
+import pytest
+
+from bohmisch_watten import GameState, Phase, Position
+from bohmisch_watten.actions import EXCHANGES, EXCHANGES_WITH_TRUMP
+from bohmisch_watten.exchange_options import exchange_options
+from bohmisch_watten.state import _make
+
+from helpers import VARIANTS, random_game
+
+
+def _states() -> list[GameState]:
+    """Every state of short random games: 2, 3 and 4 players, a few variants, a position."""
+    out: list[GameState] = []
+    for seed, n in enumerate((2, 3, 4)):
+        for rules in VARIANTS[:4]:
+            out += random_game(n, seed, rules=rules, max_deals=3)[1]
+    rng = random.Random(4)
+    state = GameState.from_position(Position.parse("p4/d2/n7/s3.12.20.8/f0010/default"))
+    while not state.is_terminal and state.deal_number < 9:
+        actions = state.legal_actions()
+        state = state.apply(rng.choice(actions) if actions else state.sample_chance(rng))
+        out.append(state)
+    return out
+
+
+STATES = _states()
+
+
+def test_the_fast_constructor_builds_what_attrs_init_builds() -> None:
+    names = [field.name for field in attrs.fields(GameState) if field.init]
+    assert len(STATES) > 100
+    for state in STATES:
+        values = [getattr(state, name) for name in names]
+        fast, slow = _make(*values), GameState(*values)
+        assert type(fast) is GameState
+        assert fast == slow == state
+        assert hash(fast) == hash(slow) == hash(state)
+        assert fast.history == state.history
+        assert fast.legal_actions() == state.legal_actions()
+        assert pickle.loads(pickle.dumps(fast)) == state
+        assert copy.deepcopy(fast) is fast
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            fast.phase = Phase.DEAL  # type: ignore[misc]
+
+
+def _subsets(hand: list[int], sizes: range) -> list[int]:
+    return [sum(1 << c for c in combo) for k in sizes for combo in itertools.combinations(hand, k)]
+
+
+def test_exchange_options_are_the_subsets_of_the_hand_in_order() -> None:
+    rng = random.Random(9)
+    for _ in range(300):
+        hand = sorted(rng.sample(range(32), 5))
+        mask = sum(1 << c for c in hand)
+        for limit in range(4):
+            plain = [EXCHANGES[m] for m in _subsets(hand, range(limit + 1))]
+            assert list(exchange_options(mask, limit, False)) == plain
+            taking = [EXCHANGES_WITH_TRUMP[m] for m in _subsets(hand, range(1, limit + 2))]
+            assert list(exchange_options(mask, limit, True)) == plain + taking
