@@ -69,6 +69,8 @@ def _history_tuple(node: _Node | None) -> tuple[tuple[int | None, Action], ...]:
 
 _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
 """Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
+_PLAY_SINGLES: Final = tuple(tuple((pair,) for pair in pairs) for pairs in _PLAY_PAIRS)
+"""``((seat, card),)``, shared: a lead is this tuple itself, a later card one concatenation."""
 _PLAYS: Final = tuple(
     tuple(tuple(PLAY_ACTIONS[suit * 8 + i] for i in bits(byte)) for byte in range(256))
     for suit in range(4)
@@ -457,9 +459,12 @@ class GameState(DealFacts):
         phase = self.phase
         if phase is Phase.PLAY:
             seat: int = self.current_player  # type: ignore[assignment]
-            mask = legal_play_mask(
-                self._hands[seat], self._trick, self._trump >> 3, self.rules.must_head
-            )
+            trick = self._trick
+            mask = self._hands[seat]
+            if trick:  # R24: the leader may lead any card
+                mask = legal_play_mask(
+                    mask, trick, self._deal.trump >> 3, self._game.rules.must_head
+                )
             return (
                 _PLAYS[0][mask & 255]
                 + _PLAYS[1][mask >> 8 & 255]
@@ -474,10 +479,11 @@ class GameState(DealFacts):
 
     def _exchange_actions(self) -> tuple[Action, ...]:
         seat: int = self.current_player  # type: ignore[assignment]
-        stock = len(self._pack)
-        if seat == self.dealer:  # R19: the dealer plays and may take the trump card
+        stock = len(self._deal.pack)
+        game = self._game
+        if seat == game.dealer:  # R19: the dealer plays and may take the trump card
             return exchange_options(
-                self._hands[seat], min(self.rules.dealer_stock_limit, stock), True
+                self._hands[seat], min(game.rules.dealer_stock_limit, stock), True
             )
         plain = exchange_options(self._hands[seat], min(_STOCK_LIMIT, stock), False)
         if self.fold_forbidden_by() is None:  # R18, R21
@@ -670,18 +676,18 @@ class GameState(DealFacts):
                 f"not an action: {action!r:.60} ({type(action).__name__}); expected "
                 "Shuffle, TakeCritical, LeaveCritical, Fold, Exchange or PlayCard"
             )
-        trigger, effect = handler
-        decide = DECIDERS.get((self.phase, trigger))
+        trigger, effect, deciders = handler
+        decide = deciders.get(self.phase)
         if decide is None:
             raise IllegalActionError(_wrong_phase(self, trigger, action))
         state = effect(self, action, decide)
-        auto = AUTO_TRIGGERS.get(state.phase)
+        auto = _AUTO.get(state.phase)
         while auto is not None:
-            dest = DECIDERS[(state.phase, auto)](state, None)
+            dest = auto[0](state, None)
             if dest is None:
                 break
-            state = _AUTO_EFFECTS[auto](state, dest)
-            auto = AUTO_TRIGGERS.get(state.phase)
+            state = auto[1](state, dest)
+            auto = _AUTO.get(state.phase)
         return state
 
 
@@ -778,8 +784,9 @@ def _take_or_leave(
     else:  # R12: the ritual ends; the card stays at the bottom (R13)
         nxt = None
     return _make(
-        dest, nxt, hands, (), (), state._tricks_won, deal._replace(pack=pack, cut=cut),
-        state._game, (state._history, seat, action),
+        dest, nxt, hands, (), (), state._tricks_won,
+        _Deal(pack, -1, False, deal.folded, deal.exchanged, deal.discards, cut), state._game,
+        (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -803,7 +810,8 @@ def _deal(state: GameState, dest: Phase) -> GameState:
         pos += 2
     return _make(
         dest, order[0], tuple(hands), (), (), state._tricks_won,
-        deal._replace(pack=pack[pos:], trump=trump), state._game, state._history,
+        _Deal(pack[pos:], trump, False, deal.folded, deal.exchanged, deal.discards, deal.cut),
+        state._game, state._history,
     )  # fmt: skip
 
 
@@ -826,7 +834,8 @@ def _fold(state: GameState, action: Fold, decide: Decider) -> GameState:
     folded = tuple(f or s == seat for s, f in enumerate(deal.folded))
     return _make(
         dest, (seat + 1) % state.num_players, state._hands, (), (), state._tricks_won,
-        deal._replace(took_trump=False, folded=folded), state._game,
+        _Deal(deal.pack, deal.trump, False, folded, deal.exchanged, deal.discards, deal.cut),
+        state._game,
         (state._history, seat, action),
     )  # fmt: skip
 
@@ -919,7 +928,7 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     dest = decide(state, action)
     assert dest is not None
     hands = _replace(hands, seat, hand & ~(1 << card))
-    trick = (*trick, _PLAY_PAIRS[seat][card])
+    trick += _PLAY_SINGLES[seat][card]
     tricks, won = state._tricks, state._tricks_won
     folded = deal.folded
     if len(trick) == folded.count(False):  # R27: the trick is complete
@@ -979,9 +988,16 @@ _FIELD_NAMES: Final = tuple(
     field.name for field in attrs.fields(GameState) if field.init and field.name != "_history"
 )
 """The fields pickled as they are; the history (the last field) is flattened."""
-_SLOT_SETTERS: Final = tuple(
-    GameState.__dict__[field.name].__set__ for field in attrs.fields(GameState) if field.init
-)
+
+
+class _Unfrozen(DealFacts):
+    """A :class:`GameState` under construction: the same slots, no frozen ``__setattr__``.
+
+    Same base, same slots, so CPython lets :func:`_make` turn one into a GameState by
+    assigning ``__class__`` once its slots are filled.
+    """
+
+    __slots__ = GameState.__slots__
 
 
 def _make(
@@ -994,54 +1010,55 @@ def _make(
     deal: _Deal,
     game: _Game,
     history: _Node | None,
-    *,
-    _new: Callable[[type], Any] = object.__new__,
-    _set: tuple[Callable[[object, object], None], ...] = _SLOT_SETTERS,
 ) -> GameState:
-    """``GameState(...)`` with the same arguments, at a third of the cost (the hot path).
+    """``GameState(...)`` with the same arguments, at less than half the cost (the hot path).
 
-    attrs' frozen ``__init__`` goes through ``object.__setattr__`` by name for every
-    field; this fills the slots through their descriptors, which is all that ``__init__``
-    does for this class (no defaults, converters or validators).  ``tests/test_state.py``
+    attrs' frozen ``__init__`` sets every field through ``object.__setattr__`` by name;
+    this fills the slots of an :class:`_Unfrozen` twin by plain assignment, the fastest
+    store Python has, then makes it a GameState.  Nothing else happens in ``__init__``
+    for this class (no defaults, converters or validators), and ``tests/test_fast_paths.py``
     proves that both build equal values.
     """
-    state = _new(GameState)
-    (
-        set_phase,
-        set_player,
-        set_hands,
-        set_trick,
-        set_tricks,
-        set_won,
-        set_deal,
-        set_game,
-        set_history,
-    ) = _set
-    set_phase(state, phase)
-    set_player(state, current_player)
-    set_hands(state, hands)
-    set_trick(state, trick)
-    set_tricks(state, tricks)
-    set_won(state, tricks_won)
-    set_deal(state, deal)
-    set_game(state, game)
-    set_history(state, history)
+    state: Any = _new_object(_Unfrozen)
+    state.phase = phase
+    state.current_player = current_player
+    state._hands = hands
+    state._trick = trick
+    state._tricks = tricks
+    state._tricks_won = tricks_won
+    state._deal = deal
+    state._game = game
+    state._history = history
+    state.__class__ = GameState
     return state  # type: ignore[no-any-return]
 
 
+_new_object: Final = object.__new__
+
+
 _Effect = Callable[[GameState, Any, Decider], GameState]
-_HANDLERS: Final[dict[type, tuple[str, _Effect]]] = {
-    PlayCard: ("play", _play),
-    Exchange: ("exchange", _exchange),
-    Fold: ("fold", _fold),
-    TakeCritical: ("take", _take_or_leave),
-    LeaveCritical: ("leave", _take_or_leave),
-    Shuffle: ("shuffle", _shuffle),
+_AutoEffect = Callable[[GameState, Phase], GameState]
+
+
+def _handler(trigger: str, effect: _Effect) -> tuple[str, _Effect, dict[Phase, Decider]]:
+    """An action type's trigger, effect and the compiled machine's entries for it by phase."""
+    return trigger, effect, {phase: d for (phase, t), d in DECIDERS.items() if t == trigger}
+
+
+_HANDLERS: Final[dict[type, tuple[str, _Effect, dict[Phase, Decider]]]] = {
+    PlayCard: _handler("play", _play),
+    Exchange: _handler("exchange", _exchange),
+    Fold: _handler("fold", _fold),
+    TakeCritical: _handler("take", _take_or_leave),
+    LeaveCritical: _handler("leave", _take_or_leave),
+    Shuffle: _handler("shuffle", _shuffle),
 }
-_AUTO_EFFECTS: Final[dict[str, Callable[[GameState, Phase], GameState]]] = {
-    "deal": _deal,
-    "score": _score,
+_AUTO_EFFECTS: Final[dict[str, _AutoEffect]] = {"deal": _deal, "score": _score}
+_AUTO: Final[dict[Phase, tuple[Decider, _AutoEffect]]] = {
+    phase: (DECIDERS[(phase, trigger)], _AUTO_EFFECTS[trigger])
+    for phase, trigger in AUTO_TRIGGERS.items()
 }
+"""The automatic triggers by phase: the compiled machine's entry and the effect."""
 
 
 # ----------------------------------------------------------------- construction
