@@ -499,23 +499,24 @@ class GameState(DealFacts):
             seat = self.current_player
         if seat is None or self.phase is not Phase.EXCHANGE:
             return "R18: nobody is deciding whether to fold now"
-        if self.deal_number == 1:
+        game = self._game  # read once: this runs at every exchange decision
+        if game.deal_number == 1:
             return "R21.1: nobody may fold in the first deal of the game"
-        if self._trump >> 3 == Suit.HEARTS:
+        if self._deal.trump >> 3 == Suit.HEARTS:
             return "R21.2: nobody may fold when Hearts are trumps"
-        score = self.scores[seat]
-        if score <= self.rules.min_fold_score:
+        score = game.scores[seat]
+        if score <= game.rules.min_fold_score:
             return (
-                f"R21.3: seat {seat} may not fold with {self.rules.min_fold_score} points"
+                f"R21.3: seat {seat} may not fold with {game.rules.min_fold_score} points"
                 f" or fewer (has {score})"
             )
         if self._previous_folds()[seat]:
             return f"R21.4: seat {seat} folded in the previous deal"
-        if seat == self.dealer:
+        if seat == game.dealer:
             return "R21.5: the dealer must play"
-        n = self.num_players
-        if seat == (self.dealer - 1) % n and all(
-            self._folded[s] for s in range(n) if s not in (seat, self.dealer)
+        n = game.num_players
+        if seat == (game.dealer - 1) % n and all(
+            self._deal.folded[s] for s in range(n) if s not in (seat, game.dealer)
         ):
             return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
         return None
