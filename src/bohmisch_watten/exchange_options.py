@@ -19,7 +19,7 @@ from .actions import EXCHANGES, EXCHANGES_WITH_TRUMP, Exchange
 
 __all__ = ["exchange_options"]
 
-_Tables = tuple[
+_Table = tuple[
     tuple[Exchange, ...],
     tuple[tuple[Exchange, ...], ...],
     tuple[tuple[tuple[Exchange, ...], ...], ...],
@@ -29,12 +29,10 @@ _UP_TO: Final = (1, 6, 16, 26, 31)
 """``_UP_TO[k]``: how many subsets of a five-card hand have at most ``k`` cards."""
 
 
-@cache
-def _tables(take_trump_card: bool) -> _Tables:
+def _table(take_trump_card: bool) -> _Table:
     """``(singles[a], pairs[a][b], triples[a][b][c])`` for card indices ``a < b < c``.
 
-    A pure function of one flag, so caching it is no hidden state.  Slots that are no
-    subset (``b <= a``) hold the empty exchange and are never read.
+    Slots that are no subset (``b <= a``) hold the empty exchange and are never read.
     """
     table = EXCHANGES_WITH_TRUMP if take_trump_card else EXCHANGES
     blank = EXCHANGES[0]
@@ -52,6 +50,16 @@ def _tables(take_trump_card: bool) -> _Tables:
         for a in range(32)
     )
     return singles, pairs, triples
+
+
+@cache
+def _tables() -> tuple[Exchange, _Table, _Table]:
+    """The empty exchange, the plain table and the table taking the trump card (R19).
+
+    Built on first use (some 10,000 shared actions, a few hundredths of a second) rather
+    than at import; a pure function without arguments, so caching it is no hidden state.
+    """
+    return EXCHANGES[0], _table(False), _table(True)
 
 
 def exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...]:
@@ -78,12 +86,13 @@ def exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...
     low = hand & -hand
     d = low.bit_length() - 1
     e = (hand ^ low).bit_length() - 1
-    singles, pairs, triples = _tables(False)
+    blank, plain_table, trump_table = _tables()
+    singles, pairs, triples = plain_table
     pa, pb, pc, pd = pairs[a], pairs[b], pairs[c], pairs[d]
     ta, tb, tc = triples[a], triples[b], triples[c]
     tab, tac, tad, tbc, tbd, tcd = ta[b], ta[c], ta[d], tb[c], tb[d], tc[d]
     plain: tuple[Exchange, ...] = (
-        EXCHANGES[0],
+        blank,
         singles[a], singles[b], singles[c], singles[d], singles[e],
         pa[b], pa[c], pa[d], pa[e], pb[c], pb[d], pb[e], pc[d], pc[e], pd[e],
         tab[c], tab[d], tab[e], tac[d], tac[e], tad[e], tbc[d], tbc[e], tbd[e], tcd[e],
@@ -92,7 +101,7 @@ def exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...
         plain = plain[: _UP_TO[limit]]
     if not dealer:
         return plain
-    singles, pairs, triples = _tables(True)
+    singles, pairs, triples = trump_table
     pa, pb, pc, pd = pairs[a], pairs[b], pairs[c], pairs[d]
     ta, tb, tc = triples[a], triples[b], triples[c]
     tab, tac, tad, tbc, tbd, tcd = ta[b], ta[c], ta[d], tb[c], tb[d], tc[d]

@@ -43,9 +43,9 @@ from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, game_returns, post_scores
 from .summary import DealSummary, PastDeals
 from .tables import CRITICAL_MASK, FULL_DECK, bits
+from .tricks import _best_play as best_play
 from .tricks import _explain_illegal_play as explain_illegal_play
 from .tricks import _legal_play_mask as legal_play_mask
-from .tricks import _trick_winner as trick_winner
 from .turns import seat_may_act, turn_message
 
 if TYPE_CHECKING:
@@ -933,7 +933,7 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     tricks, won = state._tricks, state._tricks_won
     folded = deal.folded
     if len(trick) == folded.count(False):  # R27: the trick is complete
-        winner = trick_winner(trick, trump)
+        winner = best_play(trick, trump)[0]
         tricks = (*tricks, (trick, winner))
         won = _replace(won, winner, won[winner] + 1)
         trick = ()
