@@ -713,7 +713,9 @@ def _wrong_phase(state: GameState, trigger: str, action: object) -> str:
     return f"{where[0]}: {name} is only possible {where[1]}; the phase is {state.phase.name}"
 
 
-_INDEX: Final[dict[object, int]] = {card: card.index for card in DECK}
+_INDEX_OF_ID: Final[dict[int, int]] = {id(card): card.index for card in DECK}
+"""A card's index by the identity of the card: the 32 cards are singletons that live as
+long as the module, so no other object has their ids (cheaper than hashing a card)."""
 
 
 def _pack_problem(pack: tuple[object, ...]) -> str | None:
@@ -751,10 +753,7 @@ def _first_look(
 
 
 def _shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
-    try:
-        found = tuple(map(_INDEX.get, action.pack))
-    except TypeError:  # an unhashable object in the pack
-        found = (None,)
+    found = tuple(map(_INDEX_OF_ID.get, map(id, action.pack)))
     if len(found) != 32 or None in found or len(set(found)) != 32:
         raise IllegalActionError(_pack_problem(action.pack) or "R11: not a permutation")
     pack = cast(tuple[int, ...], found)
@@ -949,15 +948,14 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
 
 def _score(state: GameState, dest: Phase) -> GameState:
     """R29–R34: post the points, keep the deal readable, then a new deal or the end."""
-    rules = state.rules
+    n, rules, dealer, deal_number, before, start, past = state._game
     deal = state._deal
     trump_suit = deal.trump >> 3
     points = deal_points(state._tricks_won, deal.folded, trump_suit, rules)
-    scores = post_scores(state.scores, points, rules)
-    n = state.num_players
+    scores = post_scores(before, points, rules)
     summary = DealSummary(
-        deal_number=state.deal_number,
-        dealer=state.dealer,
+        deal_number=deal_number,
+        dealer=dealer,
         trump_card=DECK[deal.trump],
         trump_suit=SUITS[trump_suit],
         trump_card_taken=deal.took_trump,
@@ -965,7 +963,7 @@ def _score(state: GameState, dest: Phase) -> GameState:
         exchanged=state.exchanged,
         tricks=state.tricks,
         tricks_won=state._tricks_won,
-        points=tuple(a - b for a, b in zip(scores, state.scores, strict=True)),
+        points=tuple([a - b for a, b in zip(scores, before, strict=True)]),
         scores=scores,
         doubled=trump_suit == Suit.HEARTS and rules.hearts_double,
         cut=tuple(
@@ -973,14 +971,11 @@ def _score(state: GameState, dest: Phase) -> GameState:
             for seat, card, taken in deal.cut
         ),  # R13: a card looked at and not taken stays that seat's secret
     )
-    if dest is Phase.GAME_OVER:
-        dealer, deal_number = state.dealer, state.deal_number
-    else:
-        dealer, deal_number = (state.dealer + 1) % n, state.deal_number + 1  # R4
-    game = state._game
+    if dest is not Phase.GAME_OVER:
+        dealer, deal_number = (dealer + 1) % n, deal_number + 1  # R4
     return _make(
         dest, None, (0,) * n, (), (), (0,) * n, _fresh_deal(n),
-        _Game(n, rules, dealer, deal_number, scores, game.start, game.past.append(summary)),
+        _Game(n, rules, dealer, deal_number, scores, start, past.append(summary)),
         state._history,
     )  # fmt: skip
 
