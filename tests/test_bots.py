@@ -32,6 +32,7 @@ from bohmisch_watten.bots import (
     policy,
 )
 from bohmisch_watten.bots._cards import beats, card_value, power, winning
+from bohmisch_watten.bots.registry import BOT_NAMES
 from bohmisch_watten.views import PlayerView
 
 from helpers import VARIANTS, cards
