@@ -146,9 +146,13 @@ def _rollout(state: GameState, rng: random.Random, heuristic: bool) -> GameState
     while not state.is_terminal and state.deal_number == deal:
         legal = state.legal_actions()
         action: Action
-        if heuristic:
-            seat: int = state.current_player  # type: ignore[assignment]
-            action = decide(state.phase, legal, state.hands[seat], state.trick, state.trump_card)
+        if len(legal) == 1:
+            action = legal[0]
+        elif heuristic:
+            phase = state.phase
+            # The hand matters only in the exchange (building all hands is costly).
+            hand = state.hands[state.current_player] if phase is Phase.EXCHANGE else ()  # type: ignore[index]
+            action = decide(phase, legal, hand, state.trick, state.trump_card)
         else:
             action = rng.choice(legal)
         state = state.apply(action)
