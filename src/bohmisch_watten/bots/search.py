@@ -61,7 +61,7 @@ class SearchBot:
     Attributes:
         rollouts: the budget per decision, in rollouts (one candidate action played out
             in one sampled state); the samples are ``ceil(rollouts / candidates)``.  The
-            default takes about 50 ms per decision on the project's 2-core machines.
+            default takes 30–55 ms per decision on the project's 2-core machines.
         time_ms: opt-in wall-clock budget per decision instead of ``rollouts`` (at least
             one sample is always drawn); results then depend on the machine's load.
         max_candidates: in the exchange phase only the best exchanges by the heuristic's
