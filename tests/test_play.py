@@ -12,8 +12,9 @@ from bohmisch_watten import (
     Phase,
     PlayCard,
     Rules,
+    Suit,
 )
-from bohmisch_watten.tricks import trick_winner
+from bohmisch_watten.tricks import winning_play
 
 from helpers import cards, dealt_state, keep_all, play_cards
 
@@ -38,7 +39,7 @@ def test_forehand_leads_anything() -> None:
     assert legal(state) == {"SU", "E8", "E9", "E10", "H7"}
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.1")
 def test_must_follow_and_head() -> None:
     state = play_cards(play_state(2, TWO, "G8"), "SU")
     assert legal(state) == {"SA"}  # SA heads SU; S10 and S9 would not
@@ -58,7 +59,7 @@ def test_heading_not_compulsory_variant() -> None:
         state.apply(PlayCard(Card.parse("GA")))
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.1")
 def test_any_card_when_following_cannot_head() -> None:
     state = play_cards(play_state(2, {1: "SA E8 E9 E10 H7", 0: "SK S10 S9 GA H8"}, "G8"), "SA")
     assert legal(state) == {"SK", "S10", "S9"}
@@ -72,7 +73,7 @@ THREE = {
 }
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.2")
 def test_void_must_trump_and_overtrump() -> None:
     state = play_cards(play_state(3, THREE, "G8"), "EA")
     assert legal(state) == {"G9", "GA"}  # void in Acorns: must trump
@@ -83,7 +84,7 @@ def test_void_must_trump_and_overtrump() -> None:
     assert legal(state) == {"E8"}
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.2")
 def test_overtrump_when_possible_else_still_trump() -> None:
     dealt = {1: "EA E9 SA SK SO", 2: "G9 GA H9 H10 HA", 0: "GK G7 S8 S10 HO"}
     state = play_cards(play_state(3, dealt, "G8"), "EA G9")
@@ -96,14 +97,14 @@ def test_overtrump_when_possible_else_still_trump() -> None:
     assert legal(relaxed) == {"GK", "G7"}
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.1")
 def test_any_suit_card_once_the_plain_lead_is_trumped() -> None:
     dealt = {1: "E9 EU SA SK SO", 2: "G9 GA H9 H10 HA", 0: "EA E8 S8 S10 HO"}
     state = play_cards(play_state(3, dealt, "G8"), "E9 G9")
     assert legal(state) == {"EA", "E8"}
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.3")
 def test_trump_lead_must_overtrump() -> None:
     dealt = {1: "GU E9 SA SK SO", 2: "G9 GA H9 H10 S7", 0: "GK G7 E8 S10 HO"}
     state = play_cards(play_state(3, dealt, "G8"), "GU")
@@ -116,7 +117,7 @@ def test_trump_lead_must_overtrump() -> None:
         state.apply(PlayCard(Card.parse("H9")))
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.4")
 def test_neither_suit_nor_trump_any_card() -> None:
     dealt = {1: "EA E9 SA SK SO", 2: "H8 H9 H10 HA S9", 0: "GK G7 E8 S10 HO"}
     state = play_cards(play_state(3, dealt, "G8"), "EA")
@@ -146,16 +147,19 @@ def test_lead_of_a_critical_is_a_trump_lead() -> None:
 
 @pytest.mark.rule("R7", "R9", "R27")
 def test_trick_winners() -> None:
-    maxi, belli, spitz = (Card.parse(c).index for c in ("HK", "S7", "E7"))
-    ga, gk, g7, ea, e8, sa = (Card.parse(c).index for c in ("GA", "GK", "G7", "EA", "E8", "SA"))
-    leaves = 1
-    assert trick_winner([(0, spitz), (1, belli), (2, maxi)], leaves) == 2  # R7
-    assert trick_winner([(0, ga), (1, spitz), (2, g7)], leaves) == 1  # Spitz > trump A
-    assert trick_winner([(0, g7), (1, gk), (2, ga)], leaves) == 2  # R9
-    assert trick_winner([(0, e8), (1, ea), (2, sa)], leaves) == 1  # suit led, SA off-suit
-    assert trick_winner([(0, ea), (1, g7)], leaves) == 1  # the lowest trump beats
-    bells = 3
-    assert trick_winner([(0, belli), (1, sa)], bells) == 0  # Belli is a trump, above SA
+    maxi, belli, spitz = (Card.parse(c) for c in ("HK", "S7", "E7"))
+    ga, gk, g7, ea, e8, sa = (Card.parse(c) for c in ("GA", "GK", "G7", "EA", "E8", "SA"))
+    leaves = Suit.LEAVES
+
+    def winner(*cards: Card, trump: Suit = leaves) -> int:
+        return winning_play(list(enumerate(cards)), trump)[0]
+
+    assert winner(spitz, belli, maxi) == 2  # R7
+    assert winner(ga, spitz, g7) == 1  # Spitz > trump A
+    assert winner(g7, gk, ga) == 2  # R9
+    assert winner(e8, ea, sa) == 1  # suit led, SA off-suit
+    assert winner(ea, g7) == 1  # the lowest trump beats
+    assert winner(belli, sa, trump=Suit.BELLS) == 0  # Belli is a trump, above SA
 
 
 @pytest.mark.rule("R9")
