@@ -18,6 +18,7 @@ from .cards import CRITICALS, Card, Suit
 from .phases import Phase
 from .rules import Overshoot, Rules, Schleck
 from .state import GameState, new_game
+from .web import cli as serve_cli
 
 __all__ = ["main", "play_and_print"]
 
@@ -186,6 +187,14 @@ def play_and_print(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``python -m bohmisch_watten``; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:  # the browser table (bohmisch_watten.web)
+        serve = argparse.ArgumentParser(
+            prog="python -m bohmisch_watten serve",
+            description="Play in the browser: a table where humans sit with bots.",
+        )
+        serve_cli.add_arguments(serve)
+        return serve_cli.run(serve.parse_args(argv[1:]))
     args = build_parser().parse_args(argv)
     try:
         rules = Rules(
