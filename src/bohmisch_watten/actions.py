@@ -8,12 +8,15 @@ Actions do not carry the seat: the state knows whose turn it is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final, TypeAlias
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
 from .cards import DECK, Card
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = [
     "Action",
@@ -44,6 +47,41 @@ class Shuffle:
 
     def __str__(self) -> str:
         return "shuffle " + " ".join(str(c) for c in self.pack)
+
+    @classmethod
+    def deal(
+        cls,
+        hands: Sequence[Iterable[Card]],
+        trump_card: Card,
+        *,
+        dealer: int = 0,
+        stock: Iterable[Card] = (),
+        cut_card: Card | None = None,
+        taken: Iterable[Card] = (),
+        rules: Rules | None = None,
+    ) -> Shuffle:
+        """The shuffle that deals ``hands`` and turns up ``trump_card`` (R12, R15).
+
+        The inverse of dealing, for tests, puzzles and UIs that set up a position: see
+        :func:`bohmisch_watten.dealing.deal_pack` for the arguments and the errors.
+        ``dealer`` and ``rules`` must be those of the game the shuffle is applied to.
+
+        Example:
+            >>> from bohmisch_watten import Card, Shuffle, new_game
+            >>> codes = ("HK EA E9 G8 S10", "GA GK GO GU G10")
+            >>> hands = [[Card.parse(c) for c in h.split()] for h in codes]
+            >>> state = new_game(2, dealer=1).apply(Shuffle.deal(hands, Card.parse("S9"), dealer=1))
+            >>> " ".join(str(card) for card in state.hands[0]), str(state.trump_card)
+            ('E9 EA G8 HK S10', 'S9')
+        """
+        from .dealing import deal_pack  # dealing builds on this module
+        from .rules import Rules
+
+        pack = deal_pack(
+            hands, trump_card, dealer=dealer, stock=stock, cut_card=cut_card, taken=taken,
+            rules=Rules() if rules is None else rules,
+        )  # fmt: skip
+        return cls(pack)
 
 
 @attrs.frozen(slots=True)
