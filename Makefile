@@ -16,8 +16,9 @@ $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# The extras whose code the tests exercise: the arena's --plot and its Ray backend.
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray]'
 	touch $@ $(VENV)/.run-installed
 
 $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python

@@ -32,7 +32,7 @@ from .actions import PlayCard
 from .cards import BELLI, MAXI, SPITZ, Card, Rank, Suit
 from .phases import Phase
 from .state import GameState
-from .tricks import best_play
+from .tricks import winning_play
 from .views import PlayerView
 
 __all__ = [
@@ -301,7 +301,7 @@ def _winning_seat(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> int 
     """Who wins the trick so far (R27); delegates to the engine's own trick logic."""
     if not trick or trump is None:
         return None
-    return best_play([(seat, card.index) for seat, card in trick], int(trump))[0]
+    return winning_play(trick, trump)[0]
 
 
 def _table(

@@ -13,7 +13,9 @@ from typing import Final
 from .players import BOT_KINDS
 from .table import Table
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["DESCRIPTION", "add_arguments", "run"]
+
+DESCRIPTION: Final = "Play in the browser: a table where people sit with bots."
 
 DEFAULT_BOTS: Final = "search,heuristic,heuristic"
 
@@ -59,7 +61,13 @@ def run(args: argparse.Namespace) -> int:
         print("  pip install 'bohmisch-watten[web]'", file=sys.stderr)
         return 2
     try:
-        table = Table(players=args.players, humans=args.humans, bots=args.bots, seed=args.seed)
+        table = Table(
+            players=args.players,
+            humans=args.humans,
+            bots=args.bots,
+            seed=args.seed,
+            rules=getattr(args, "rules", None),
+        )
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

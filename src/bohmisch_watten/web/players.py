@@ -1,52 +1,39 @@
 """The computer players of the web table, chosen by name on the command line.
 
-Each bot decides from its seat's :class:`~bohmisch_watten.views.PlayerView` only, so a
-bot at the table can no more cheat than a person.
+They are the library's own bots (:mod:`bohmisch_watten.bots`), each deciding from its
+seat's :class:`~bohmisch_watten.views.PlayerView` only, so a bot at the table can no
+more cheat than a person; the hint button asks the search bot.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from functools import lru_cache
 from typing import Final
 
-from ..actions import Action, Exchange, PlayCard
+from ..actions import Action
+from ..bots import BOT_NAMES, Bot, SearchBot, make_bot
 from ..views import PlayerView
 
 __all__ = ["BOT_KINDS", "choose", "hint"]
 
-Chooser = Callable[[PlayerView, random.Random], Action]
+BOT_KINDS: Final = BOT_NAMES
+"""The bot names ``serve --bots`` accepts."""
+
+_HINTS: Final = SearchBot()
 
 
-def _random(view: PlayerView, rng: random.Random) -> Action:
-    return rng.choice(view.legal_actions())
-
-
-def _simple(view: PlayerView, rng: random.Random) -> Action:
-    """A plain legal choice: keep the hand, play the lowest legal card."""
-    legal = view.legal_actions()
-    plays = [a for a in legal if isinstance(a, PlayCard)]
-    if plays:
-        return min(plays, key=lambda a: (a.card.rank, a.card.suit))
-    keep = [a for a in legal if isinstance(a, Exchange) and not a.discard]
-    return keep[0] if keep else legal[0]
-
-
-BOT_KINDS: Final[dict[str, Chooser]] = {
-    "random": _random,
-    "heuristic": _simple,
-    "search": _simple,
-}
-"""The bot names ``serve --bots`` accepts, and how each one chooses."""
+@lru_cache(maxsize=8)
+def _bot(kind: str) -> Bot:
+    return make_bot(kind)
 
 
 def choose(kind: str, view: PlayerView, rng: random.Random) -> Action:
     """The action the bot ``kind`` takes in ``view`` (its seat must be to act)."""
-    return BOT_KINDS[kind](view, rng)
+    return _bot(kind).choose(view, rng)
 
 
 def hint(view: PlayerView) -> Action | None:
-    """A suggested action for the seat of ``view``, None when it is not to act."""
-    if not view.legal_actions():
-        return None
-    return _simple(view, random.Random(0))
+    """The search bot's best action for the seat of ``view``; None when it is not to act."""
+    ranked = _HINTS.hint(view)
+    return ranked[0][0] if ranked else None

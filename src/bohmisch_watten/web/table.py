@@ -19,11 +19,12 @@ import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
+from ..events import describe, to_dicts
 from ..notation import parse_action
 from ..phases import Phase
 from ..rules import Rules
 from ..state import GameState, new_game, next_game
-from ..tricks import best_play
+from ..tricks import winning_play
 from ..views import PlayerView
 from . import players
 from .narrate import narrate
@@ -120,6 +121,8 @@ class Table:
         self.game_number = 1
         self.state: GameState = new_game(players, rules=self.rules)
         self.logs: tuple[deque[str], ...] = tuple(deque(maxlen=LOG_LINES) for _ in range(players))
+        self.events: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+        """Per seat, the events of the last move as that seat saw them (JSON data)."""
 
     # ------------------------------------------------------------------ seats
 
@@ -159,10 +162,11 @@ class Table:
 
     def _apply(self, seat: int | None, action: Action) -> None:
         before = self.state
-        self.state = after = before.apply(action)
+        self.state = after = before.apply(action, seat=seat)  # refuses another seat's turn
         for observer in range(len(self.seats)):
             names = self.names_for(observer)
             self.logs[observer].extend(narrate(before, seat, action, after, observer, names))
+            self.events[observer] = to_dicts(describe(before, action, after, observer))
 
     def step(self) -> None:
         """Make the next automatic move: the shuffle (R11) or a bot's decision.
@@ -226,6 +230,7 @@ class Table:
         else:
             self.state = new_game(len(self.seats), rules=self.rules)
         self.game_number += 1
+        self.events = [[] for _ in self.seats]
         for log in self.logs:
             log.append(f"Game {self.game_number} begins.")
 
@@ -253,6 +258,7 @@ class Table:
             "offer": offered_card(view),
             "exchange": exchange_options(view),
             "log": list(self.logs[seat]),
+            "events": self.events[seat],
             "game_over": view.phase is Phase.GAME_OVER,
         }
 
@@ -262,7 +268,7 @@ def winning_seat(view: PlayerView) -> int | None:
     trick = view.trick
     if not trick or view.trump_suit is None:
         return None
-    return best_play([(s, c.index) for s, c in trick], int(view.trump_suit))[0]
+    return winning_play(trick, view.trump_suit)[0]
 
 
 def offered_card(view: PlayerView) -> str | None:
