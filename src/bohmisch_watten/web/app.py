@@ -112,7 +112,7 @@ class Hub:
             async with self.lock:
                 if not self.table.needs_auto:
                     return
-                self.table.step()
+                await asyncio.to_thread(self.table.step)  # a search bot thinks ~50 ms
                 await self.broadcast()
 
     async def handle(self, seat: int, socket: WebSocket, text: str | None) -> None:
@@ -128,7 +128,7 @@ class Hub:
                 if kind == "action":
                     self.table.act(seat, message.get("action"))
                 elif kind == "hint":
-                    hint = self.table.hint(seat)
+                    hint = await asyncio.to_thread(self.table.hint, seat)
                     await self.send(socket, {"type": "hint", "action": hint})
                     return
                 elif kind == "new_game":
