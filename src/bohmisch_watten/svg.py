@@ -256,9 +256,10 @@ def hand_svg(
     """A row of cards, overlapping a little like a hand held; ``legal`` ones marked.
 
     >>> from bohmisch_watten import Card
+    >>> from bohmisch_watten.svg import hand_svg
     >>> text = hand_svg([Card.parse("E7"), Card.parse("S7")], legal=[Card.parse("S7")])
-    >>> text.count("data-card="), text.count('data-legal="true"')
-    (2, 1)
+    >>> text.count("<svg"), text.count("data-card="), text.count('data-legal="true"')
+    (3, 2, 1)
     """
     hand = list(cards)
     playable = set(legal)
