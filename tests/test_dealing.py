@@ -118,6 +118,8 @@ ALL_OTHERS = "H7 H8 H9 H10 HU HO HK S7 S8 S9 S10 SU SO SK SA E7 E8 E9 G7 G8 G9"
         (FIVE, {"stock": ALL_OTHERS}, "R15: the stock holds 21 cards"),
         (FIVE, {"stock": "H7 H8", "cut": "H8"}, "R13: the cut card H8 can only be the last"),
         (FIVE, {"dealer": 2}, "dealer must be a seat from 0 to 1"),
+        (["HK EK EO EU E10", FIVE[1]], {"taken": "HK HK"}, "R12: a Critical can be taken only"),
+        (FIVE, {"stock": ALL_OTHERS.replace("HK ", "")}, "R12: no card that is not"),
     ],
 )
 def test_impossible_requests_say_why(

@@ -55,3 +55,18 @@ def test_finished_game_repr_says_so() -> None:
         assert f"winners {list(final.winners)}" in text
     assert "To act: game over" in str(final)
     assert "Last deal:" in str(final)
+
+
+def test_the_ritual_shows_the_cut_card_to_the_seat_that_looks() -> None:
+    """R13: the card looked at is known to the looker only."""
+    from bohmisch_watten import Card, Shuffle, new_game
+
+    from helpers import cards
+
+    hands = [cards("EA EK EO EU E10"), cards("GA GK GO GU G10")]
+    shuffle = Shuffle.deal(hands, Card.parse("H9"), cut_card=Card.parse("HK"))
+    state = new_game(2).apply(shuffle)
+    assert state.current_player == 1
+    assert "Ritual: seat 1 looks at HK" in str(state)
+    assert "Ritual: seat 1 looks at HK" in str(state.view(1))
+    assert "Ritual: seat 1 looks at ??" in str(state.view(0))

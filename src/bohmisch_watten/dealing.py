@@ -87,6 +87,7 @@ def deal_pack(
 
     Example:
         >>> from bohmisch_watten import Card, Shuffle, new_game
+        >>> from bohmisch_watten.dealing import deal_pack
         >>> def cards(text):
         ...     return [Card.parse(code) for code in text.split()]
         >>> pack = deal_pack(
@@ -134,8 +135,6 @@ def deal_pack(
         raise ValueError("R12: a Critical can be taken only once")
     if takes and rules.schleck is Schleck.NONE:
         raise ValueError("R14: with schleck = none nobody takes a Critical")
-    if len(takes) > 3:
-        raise ValueError(f"R12: the ritual takes at most 3 Criticals, not {len(takes)}")
     per_seat = [0] * n
     for step, card in enumerate(takes):
         if not card.is_critical:
@@ -149,8 +148,6 @@ def deal_pack(
                 f"then must be in seat {looker}'s hand, not seat {owner[card]}'s"
             )
         per_seat[looker] += 1
-    if cut is not None and cut in owner:
-        raise ValueError(f"R13: the cut card {cut} stays at the bottom of the stock, not in a hand")
     if len(top_stock) > stock_size - 1:
         raise ValueError(
             f"R15: the stock holds {stock_size} cards, the cut card last; "

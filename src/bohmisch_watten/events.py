@@ -31,7 +31,7 @@ ready for :func:`json.dumps`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, ClassVar, TypeAlias, cast
 
 import attrs
@@ -59,14 +59,6 @@ __all__ = [
     "describe",
     "to_dicts",
 ]
-
-
-def _code(card: Card | None) -> str | None:
-    return None if card is None else str(card)
-
-
-def _codes(cards: Sequence[Card] | None) -> list[str] | None:
-    return None if cards is None else [str(card) for card in cards]
 
 
 def _jsonable(value: Any) -> Any:

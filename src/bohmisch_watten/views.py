@@ -305,7 +305,7 @@ class PlayerView(DealFacts):
         """
         if self.current_player != self.player:
             return False
-        return self._shell().is_legal(action)
+        return action in self.legal_actions()
 
     def returns(self) -> tuple[float, ...]:
         """As :meth:`GameState.returns`: +1.0 winner, -1.0 loser, 0.0 else (R34)."""
