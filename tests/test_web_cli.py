@@ -44,8 +44,10 @@ def test_serve_prints_the_links_and_starts_uvicorn(
 
 
 def test_serve_takes_the_rules(started: list[dict[str, Any]]) -> None:
-    assert main(["serve", "--players", "3", "--rules", "schleck=none", "--delay", "0"]) == 0
+    argv = ["serve", "--players", "3", "--rules", "schleck=none", "--delay", "0", "--dealer", "2"]
+    assert main(argv) == 0
     table = started[0]["app"].state.hub.table
+    assert table.state.dealer == 2
     assert table.rules.schleck.value == "none"
     assert [s.kind for s in table.seats] == ["human", "search", "heuristic"]
 
@@ -56,6 +58,7 @@ def test_serve_takes_the_rules(started: list[dict[str, Any]]) -> None:
         (["--humans", "5"], "humans must be from 1 to 4"),
         (["--bots", "random"], "need 3 bot name(s)"),
         (["--delay", "-1"], "--delay must not be negative"),
+        (["--dealer", "4"], "dealer must be a seat from 0 to 3"),
     ],
 )
 def test_serve_refuses_bad_options(

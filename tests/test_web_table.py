@@ -57,6 +57,10 @@ def test_arguments_are_checked() -> None:
         Table(players="4")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="humans"):
         Table(humans=True)
+    with pytest.raises(ValueError, match="dealer must be a seat from 0 to 2"):
+        Table(players=3, dealer=3)
+    with pytest.raises(TypeError, match="dealer"):
+        Table(dealer="1")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="rules"):
         Table(rules="default")  # type: ignore[arg-type]
 
@@ -112,6 +116,7 @@ def test_new_game_only_by_the_host() -> None:
         table.new_game(1)
     table.new_game(0)
     assert table.game_number == 2
+    assert table.state.dealer == 0
     assert table.state.deal_number == 1
     assert table.state.is_chance_node
     assert table.logs[1][-1] == "Game 2 begins."

@@ -16,6 +16,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 
+from bohmisch_watten import Rules, load_record, replay
 from bohmisch_watten.web import Table
 from bohmisch_watten.web.app import create_app
 
@@ -33,8 +34,12 @@ ARGS = [
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[str, Table]]:
-    """A table (one person, three bots) served by uvicorn on a free loopback port."""
-    table = Table(players=4, humans=1, seed=7)
+    """A table (one person, three bots) served by uvicorn on a free loopback port.
+
+    The person cuts (seat 1 deals) and is offered Belli (seed 0); with a start score of
+    1 the first deal ends the game (R28, R31), so one deal shows every screen.
+    """
+    table = Table(players=4, humans=1, seed=0, rules=Rules(start_score=1), dealer=1)
     config = uvicorn.Config(create_app(table, delay=0.05), log_level="warning", ws_max_size=65536)
     uv = uvicorn.Server(config)
     sock = socket.socket()
@@ -68,10 +73,9 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-def wait_for_turn_or_deal(page: Page, deal: int) -> None:
+def wait_for_turn_or_end(page: Page) -> None:
     page.wait_for_function(
-        "d => document.body.dataset.turn === 'you' || Number(document.body.dataset.deal) >= d",
-        arg=deal,
+        "document.body.dataset.turn === 'you' || document.body.dataset.gameOver === 'true'",
         timeout=30_000,
     )
 
@@ -94,47 +98,71 @@ def test_play_a_whole_deal_by_clicking(server: tuple[str, Table], browser: Brows
     page.goto(base + "/")
     assert "/play/" in page.url
     assert page.request.get(base + "/record").status == 409
-    tried_illegal = shots = False
+    seen: set[str] = set()
     for _ in range(200):
-        wait_for_turn_or_deal(page, 2)
-        if page.evaluate("Number(document.body.dataset.deal)") >= 2:
+        wait_for_turn_or_end(page)
+        if page.evaluate("document.body.dataset.gameOver") == "true":
             break
         # every card face on the page carries its notation
         assert page.locator("svg.card:not(.back):not([data-card])").count() == 0
         if page.locator('[data-action="take"]').count():
+            assert page.locator('#prompt [data-card="S7"]').count() == 1  # Belli on offer
+            assert page.locator('[data-action="leave"]').count() == 1
             shot(page, "cut-ritual")
+            seen.add("cut")
             click_and_wait(page, '[data-action="take"]')
         elif page.locator('[data-action="exchange"]').count():
-            assert page.locator('#hand [data-legal="true"]').count() == 5
+            assert (
+                page.locator('#hand [data-legal="true"]').count()
+                == page.locator("#hand svg.card").count()
+            )
             click_and_wait(page, "#hand [data-card]")  # select one card
             assert page.locator("#hand svg.card.selected").count() == 1
             shot(page, "exchange")
+            seen.add("exchange")
             click_and_wait(page, '[data-action="exchange"]')
         else:
             assert page.evaluate("document.body.dataset.phase") == "play"
             illegal = page.locator('#hand svg.card:not([data-legal="true"])')
-            if not tried_illegal and illegal.count():
+            if "illegal" not in seen and illegal.count():
                 illegal.first.click()
                 page.wait_for_selector("#error", state="visible")
                 assert page.inner_text("#error").startswith("R25")
                 shot(page, "illegal-card")
-                tried_illegal = True
-            if not shots and page.locator("#trick .played").count():
+                seen.add("illegal")
+            if "trick" not in seen and page.locator("#trick .played.winning").count():
+                assert "winning" in page.inner_text("#trick")
                 shot(page, "trick")
-                shots = True
+                seen.add("trick")
+            if "hint" not in seen:
+                page.click("#hint")
+                page.wait_for_function(
+                    "document.getElementById('hintbox').textContent.startsWith('Hint: play ')"
+                )
+                seen.add("hint")
             click_and_wait(page, '#hand [data-legal="true"]')
     else:
-        pytest.fail("the deal did not end")
-    assert table.state.deal_number >= 2
-    assert table.state.last_deal is not None
-    page.wait_for_selector("#summary table")
+        pytest.fail("the game did not end")
+    assert seen >= {"cut", "exchange", "trick", "hint"}
+    state = table.state
+    assert state.is_terminal
+    assert state.last_deal is not None
+    # the game-over screen: winners and losers by name, the deal's points
+    page.wait_for_selector("#gameover", state="visible")
+    text = page.inner_text("#gameover-text")
+    assert text.startswith("Winners: ")
+    assert "Losers: " in text
     points = [int(x) for x in page.locator("#summary tr td:nth-child(3)").all_inner_texts()]
-    assert points == list(table.state.last_deal.points)
-    shot(page, "deal-summary")
-    wait_for_turn_or_deal(page, 99)
-    page.click("#hint")
-    page.wait_for_function("document.getElementById('hintbox').textContent.startsWith('Hint: ')")
-    shot(page, "hint")
+    assert points == list(state.last_deal.points)
+    shot(page, "game-over")
+    record = page.request.get(base + "/record")
+    assert record.status == 200
+    assert replay(load_record(record.text())) == state
+    assert page.locator("#gameover a[download]").get_attribute("href") == "/record"
+    # the host starts a new game (R5: a winner deals)
+    page.click("#again")
+    page.wait_for_function("document.body.dataset.gameOver === 'false'")
+    assert page.inner_text("#status").startswith("Game 2 · Deal 1")
     phone = browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
     phone.goto(page.url)
     phone.wait_for_selector("#board svg.card[data-card]")

@@ -45,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"bot of each other seat, comma-separated (default {DEFAULT_BOTS}, shortened)",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of shuffles and bots")
+    parser.add_argument("--dealer", type=int, default=0, help="the first dealer's seat (R3)")
     parser.add_argument(
         "--delay", type=float, default=0.8, help="seconds between bot moves (default 0.8)"
     )
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
             bots=args.bots,
             seed=args.seed,
             rules=getattr(args, "rules", None),
+            dealer=args.dealer,
         )
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

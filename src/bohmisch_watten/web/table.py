@@ -85,6 +85,7 @@ class Table:
             bot and heuristic bots.
         seed: seeds the shuffles and the bots, so a table can be replayed.
         rules: the variants to play.
+        dealer: the first dealer's seat (R3).
 
     Raises:
         ValueError: for a player count, human count or bot list that does not fit.
@@ -99,6 +100,7 @@ class Table:
         bots: Sequence[str] | None = None,
         seed: int | None = None,
         rules: Rules | None = None,
+        dealer: int = 0,
     ) -> None:
         for name, value in (("players", players), ("humans", humans)):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -107,6 +109,10 @@ class Table:
             raise ValueError(f"players must be 2, 3 or 4, got {players}")
         if not 1 <= humans <= players:
             raise ValueError(f"humans must be from 1 to {players}, got {humans}")
+        if isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise TypeError(f"dealer must be an int, got {type(dealer).__name__}")
+        if not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}, got {dealer}")
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
         kinds = _bot_list(bots, players - humans)
@@ -119,7 +125,8 @@ class Table:
             for s in range(players)
         )
         self.game_number = 1
-        self.state: GameState = new_game(players, rules=self.rules)
+        self.dealer = dealer
+        self.state: GameState = new_game(players, rules=self.rules, dealer=dealer)
         self.logs: tuple[deque[str], ...] = tuple(deque(maxlen=LOG_LINES) for _ in range(players))
         self.events: list[list[dict[str, Any]]] = [[] for _ in range(players)]
         """Per seat, the events of the last move as that seat saw them (JSON data)."""
@@ -228,7 +235,7 @@ class Table:
         if self.state.is_terminal:
             self.state = next_game(self.state)
         else:
-            self.state = new_game(len(self.seats), rules=self.rules)
+            self.state = new_game(len(self.seats), rules=self.rules, dealer=self.dealer)
         self.game_number += 1
         self.events = [[] for _ in self.seats]
         for log in self.logs:

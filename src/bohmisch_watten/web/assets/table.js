@@ -77,7 +77,7 @@ function renderOpponents(v, me) {
     if (v.dealer === s) n.appendChild(el("span", "dealer", "chip"));
     if (v.folded[s]) n.appendChild(el("span", "folded", "chip out"));
     d.appendChild(n);
-    let meta = v.scores[s] + " points · " + v.tricks_won[s] + " tricks";
+    let meta = v.scores[s] + " points · " + v.tricks_won[s] + " trick" + (v.tricks_won[s] === 1 ? "" : "s");
     if (v.exchanged[s] !== null) meta += " · exchanged " + v.exchanged[s];
     d.appendChild(el("div", meta, "meta"));
     const backs = el("div", null, "backs");
@@ -219,7 +219,8 @@ function renderGameOver(v) {
   const won = v.winners.includes(frame.seat);
   $("gameover-title").textContent = won ? "You won!" : "Game over";
   $("gameover-text").textContent = "Winners: " + names(v.winners) + ". Losers: "
-    + names(v.losers) + ". Final scores: " + v.scores.join(" · ") + ".";
+    + names(v.losers) + ". Final scores: "
+    + v.scores.map((score, seat) => name(seat) + " " + score).join(" · ") + ".";
   $("again").style.display = frame.host ? "" : "none";
 }
 $("hint").addEventListener("click", () => send({type: "hint"}));
