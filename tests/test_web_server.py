@@ -209,3 +209,19 @@ def test_a_whole_deal_through_the_socket_leaks_nothing(players: int, seed: int) 
                 sync(ws, seat, table)
             assert moves >= 7  # two exchanges and five cards each, at least
             assert table.state.last_deal is not None
+
+
+def test_a_failing_bot_does_not_stop_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Table(players=2, seed=1)
+
+    def broken() -> None:
+        raise RuntimeError("bot crashed")
+
+    monkeypatch.setattr(table, "step", broken)
+    with serve(table) as client, client.websocket_connect(f"/ws/{table.seats[0].token}") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "hint"})
+        assert reply_to(ws) == {
+            "type": "error",
+            "message": "not your turn: waiting for the dealer's shuffle",
+        }

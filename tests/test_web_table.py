@@ -105,6 +105,7 @@ def test_moves_are_checked_and_refusals_change_nothing() -> None:
         table.hint(other)
     assert table.state is before
     hint = table.hint(seat)
+    assert table.hint(seat) is hint  # asked again: the same answer, not a new search
     table.act(seat, hint)
     assert table.state is not before
 

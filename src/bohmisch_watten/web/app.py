@@ -112,7 +112,11 @@ class Hub:
             async with self.lock:
                 if not self.table.needs_auto:
                     return
-                await asyncio.to_thread(self.table.step)  # a search bot thinks ~50 ms
+                try:
+                    await asyncio.to_thread(self.table.step)  # a search bot thinks ~50 ms
+                except Exception:  # a broken bot must not take the server down with it
+                    _log.exception("an automatic move failed; the table waits")
+                    return
                 await self.broadcast()
 
     async def handle(self, seat: int, socket: WebSocket, text: str | None) -> None:
@@ -198,9 +202,10 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
             await socket.send_text(json.dumps({"type": "error", "message": "unknown seat link"}))
             await socket.close(code=4403)
             return
-        hub.sockets[seat].add(socket)
         try:
-            await hub.send(socket, table.frame(seat))
+            async with hub.lock:  # a bot may be moving in a worker thread
+                hub.sockets[seat].add(socket)
+                await hub.send(socket, table.frame(seat))
             hub.kick()
             while True:
                 message = await socket.receive()

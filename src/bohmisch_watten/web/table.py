@@ -128,6 +128,7 @@ class Table:
         self.dealer = dealer
         self.state: GameState = new_game(players, rules=self.rules, dealer=dealer)
         self.logs: tuple[deque[str], ...] = tuple(deque(maxlen=LOG_LINES) for _ in range(players))
+        self._hint: tuple[GameState, str] | None = None
         self.events: list[list[dict[str, Any]]] = [[] for _ in range(players)]
         """Per seat, the events of the last move as that seat saw them (JSON data)."""
 
@@ -220,9 +221,13 @@ class Table:
             TableError: if ``seat`` is not to act.
         """
         self._check_turn(seat)
+        cached = self._hint
+        if cached is not None and cached[0] is self.state:
+            return cached[1]  # asking again costs nothing
         suggestion = players.hint(self.state.view(seat))
         assert suggestion is not None  # the seat is to act, so it has a legal action
-        return str(suggestion)
+        self._hint = (self.state, str(suggestion))
+        return self._hint[1]
 
     def new_game(self, seat: int) -> None:
         """Start a new game; only the host may (R5: a finished game's winner deals first).
