@@ -101,7 +101,9 @@ def bradley_terry(
         new = []
         for a in range(m):
             total = sum(w[a])
-            denominator = sum(games[a][b] / (strength[a] + strength[b]) for b in range(m) if b != a)
+            denominator = sum(
+                games[a][b] / (strength[a] + strength[b]) for b in range(m) if b != a
+            )
             new.append(total / denominator if denominator else strength[a])
         mean_log = sum(math.log(s) for s in new) / m
         strength = [s / math.exp(mean_log) for s in new]

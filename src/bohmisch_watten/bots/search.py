@@ -81,9 +81,7 @@ class SearchBot:
             return legal[0]
         return self.search(view, rng)[0][0]
 
-    def hint(
-        self, view: PlayerView, rng: random.Random | None = None
-    ) -> list[tuple[Action, float]]:
+    def hint(self, view: PlayerView, rng: random.Random | None = None) -> list[tuple[Action, float]]:
         """The ranked actions with their estimated values, for a UI's "hint" button.
 
         The value of an action is the mean points the seat gains toward zero in this
