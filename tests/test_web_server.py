@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -184,7 +186,9 @@ def sync(ws: Any, seat: int, table: Table) -> dict[str, Any]:
 
 
 @pytest.mark.rule("R13", "R23")
-@pytest.mark.parametrize(("players", "seed"), [(4, 1), (3, 8), (2, 5)])
+@settings(max_examples=6, deadline=None)
+@example(players=4, seed=1)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
 def test_a_whole_deal_through_the_socket_leaks_nothing(players: int, seed: int) -> None:
     """Two people play a whole deal; every frame to each holds only cards it may know."""
     table = Table(players=players, humans=2, seed=seed)
