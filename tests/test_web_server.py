@@ -229,3 +229,49 @@ def test_a_failing_bot_does_not_stop_the_server(monkeypatch: pytest.MonkeyPatch)
             "type": "error",
             "message": "not your turn: waiting for the dealer's shuffle",
         }
+
+
+def test_an_unexpected_error_is_answered_and_the_connection_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = Table(players=2, seed=1)
+
+    def broken(seat: int, text: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(table, "act", broken)
+    with serve(table) as client, client.websocket_connect(f"/ws/{table.seats[0].token}") as ws:
+        ws.send_json({"type": "action", "action": "fold"})
+        assert reply_to(ws) == {"type": "error", "message": "internal error"}
+        ws.send_json({"type": "teleport"})
+        assert reply_to(ws)["message"] == "unknown message type 'teleport'"
+
+
+def test_the_host_starts_a_new_game_for_everybody() -> None:
+    table = Table(players=3, humans=2, seed=2)
+    with serve(table) as client:
+        tokens = [table.seats[s].token for s in (0, 1)]
+        with (
+            client.websocket_connect(f"/ws/{tokens[0]}") as host,
+            client.websocket_connect(f"/ws/{tokens[1]}") as guest,
+        ):
+            sync(host, 0, table)
+            host.send_json({"type": "new_game"})
+            frame = next(
+                f for f in frames_until(guest, lambda f: f.get("game") == 2) if f["game"] == 2
+            )
+            assert frame["host"] is False
+            assert table.game_number == 2
+
+
+def test_sending_to_a_closed_socket_is_no_error() -> None:
+    import asyncio
+
+    from bohmisch_watten.web.app import Hub
+
+    class Gone:
+        async def send_text(self, text: str) -> None:
+            raise RuntimeError("closed")
+
+    hub = Hub(Table(players=2, seed=1), delay=0)
+    asyncio.run(hub.send(Gone(), {"type": "state"}))  # type: ignore[arg-type]
