@@ -16,7 +16,7 @@ class RaisingBot:
     """Raises on its first decision in the play phase."""
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        if view.trick or view.hand and view.phase.name == "PLAY":
+        if view.trick or (view.hand and view.phase.name == "PLAY"):
             raise RuntimeError("bug in my bot")
         return view.legal_actions()[0]
 
@@ -39,7 +39,9 @@ class IllegalBot:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         if view.phase.name == "PLAY":
             held = set(view.hand)
-            return PlayCard(next(c for c in map(Card.parse, ("HK", "S7", "E7", "EA")) if c not in held))
+            return PlayCard(
+                next(c for c in map(Card.parse, ("HK", "S7", "E7", "EA")) if c not in held)
+            )
         return view.legal_actions()[0]
 
 

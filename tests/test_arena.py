@@ -74,7 +74,8 @@ def test_a_board_deals_the_same_packs_whoever_sits_where() -> None:
         for r in (first, second)
     ]
     shared = min(len(packs[0]), len(packs[1]))
-    assert shared >= 1 and packs[0][:shared] == packs[1][:shared]
+    assert shared >= 1
+    assert packs[0][:shared] == packs[1][:shared]
 
 
 # ----------------------------------------------------------------- robustness
@@ -96,11 +97,13 @@ def test_a_misbehaving_bot_loses_that_game_and_the_arena_goes_on(bad: str, messa
     for r in results:
         assert r.losers == (r.forfeit,)
         assert set(r.winners) == {0, 1, 2} - {r.forfeit}
-        assert r.incident is not None and message in r.incident
+        assert r.incident is not None
+        assert message in r.incident
         assert r.incident.startswith(f"game {r.index}: {bad}")
     line = next(line for line in summary.lines if line.name == bad)
     assert (line.wins, line.losses, line.forfeits) == (0, 3, 3)
-    assert len(summary.incidents) == 3 and "incident: game 0" in to_table(summary)
+    assert len(summary.incidents) == 3
+    assert "incident: game 0" in to_table(summary)
 
 
 def test_the_timeout_is_measured_where_no_alarm_can_interrupt() -> None:
@@ -117,7 +120,8 @@ def test_a_game_at_the_deal_cap_is_adjudicated_by_score() -> None:
     setup = ArenaSetup(("random", "random"), ("random", "random#2"), 2,
                        Rules(start_score=200), 3, max_deals=2)  # fmt: skip
     result = play_game(setup, GameSpec(0, 0, (0, 1)))
-    assert result.capped and result.deals == 2
+    assert result.capped
+    assert result.deals == 2
     low, high = min(result.scores), max(result.scores)
     assert all(result.scores[s] == low for s in result.winners)
     assert all(result.scores[s] == high for s in result.losers)
@@ -131,9 +135,11 @@ def test_a_game_at_the_deal_cap_is_adjudicated_by_score() -> None:
 
 def test_wilson_interval() -> None:
     lo, hi = wilson_interval(0, 10)
-    assert lo == 0 and math.isclose(hi, 0.2775, abs_tol=1e-4)
+    assert lo == 0
+    assert math.isclose(hi, 0.2775, abs_tol=1e-4)
     lo, hi = wilson_interval(95, 100)
-    assert math.isclose(lo, 0.8882, abs_tol=1e-4) and math.isclose(hi, 0.9785, abs_tol=1e-4)
+    assert math.isclose(lo, 0.8882, abs_tol=1e-4)
+    assert math.isclose(hi, 0.9785, abs_tol=1e-4)
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
@@ -154,7 +160,9 @@ def test_bradley_terry() -> None:
     for rating, lo, hi in ratings:
         assert lo < rating < hi
     # 3:1 → odds (3.5 / 1.5) with the virtual tie; Elo = 400 log10(odds) / 2 each
-    assert math.isclose(bradley_terry([[0, 3], [1, 0]])[0][0], 200 * math.log10(3.5 / 1.5), rel_tol=1e-3)
+    assert math.isclose(
+        bradley_terry([[0, 3], [1, 0]])[0][0], 200 * math.log10(3.5 / 1.5), rel_tol=1e-3
+    )
 
 
 def test_table_counts_shared_wins_as_fractions() -> None:
@@ -170,7 +178,8 @@ def test_table_counts_shared_wins_as_fractions() -> None:
     assert (a.wins, b.wins, c.wins) == (0.5, 1.5, 0.0)
     assert math.isclose(sum(line.wins for line in summary.lines), len(results))
     assert (a.losses, b.losses, c.losses) == (1, 0, 1)
-    assert a.mean_score == 3.5 and a.mean_decision_ms == 20.0
+    assert a.mean_score == 3.5
+    assert a.mean_decision_ms == 20.0
     assert b.rating > a.rating > c.rating
     assert summary.fair_share == pytest.approx(1 / 3)
 
@@ -184,8 +193,8 @@ def test_same_seed_same_results_whatever_the_jobs() -> None:
     one, serial = run_arena(bots, jobs=1, **kwargs)  # type: ignore[arg-type]
     two, parallel = run_arena(bots, jobs=2, **kwargs)  # type: ignore[arg-type]
     assert outcome(serial) == outcome(parallel)
-    assert [(l.wins, l.losses, l.mean_score) for l in one.lines] == [
-        (l.wins, l.losses, l.mean_score) for l in two.lines
+    assert [(x.wins, x.losses, x.mean_score) for x in one.lines] == [
+        (x.wins, x.losses, x.mean_score) for x in two.lines
     ]
     _, other = run_arena(bots, jobs=1, **{**kwargs, "seed": 6})  # type: ignore[arg-type]
     assert outcome(other) != outcome(serial)
@@ -244,7 +253,8 @@ def test_json_csv_and_plot(tmp_path: Path) -> None:
         assert bot["ci95"][0] <= bot["win_rate"] <= bot["ci95"][1]
     json.dumps(document)
     rows = list(csv.DictReader(io.StringIO(to_csv(summary.setup, results))))
-    assert len(rows) == 3 and rows[0]["game"] == "0"
+    assert len(rows) == 3
+    assert rows[0]["game"] == "0"
     assert {rows[0][f"seat{s}"] for s in range(3)} == {"heuristic", "random", "random#2"}
     path = tmp_path / "rates.png"
     write_plot(summary, path)

@@ -6,7 +6,6 @@ import pickle
 import random
 
 import pytest
-from helpers import VARIANTS, cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,17 +23,19 @@ from bohmisch_watten import (
     new_game,
 )
 from bohmisch_watten.bots import (
-    BOT_NAMES,
     Bot,
     HeuristicBot,
     RandomBot,
     SearchBot,
     make_bot,
     play_out,
+    policy,
 )
-from bohmisch_watten.bots import policy
 from bohmisch_watten.bots._cards import beats, card_value, power, winning
+from bohmisch_watten.bots.registry import BOT_NAMES
 from bohmisch_watten.views import PlayerView
+
+from helpers import VARIANTS, cards
 
 FAST_SEARCH = SearchBot(rollouts=8)
 
@@ -104,8 +105,11 @@ def test_play_out_arguments() -> None:
         play_out(new_game(4), [RandomBot()], random.Random(1))
     with pytest.raises(ValueError, match="until"):
         play_out(new_game(2), [RandomBot()] * 2, random.Random(1), until="trick")  # type: ignore[arg-type]
-    end = play_out(new_game(2, rules=Rules(start_score=200)), [RandomBot()] * 2, random.Random(1), max_deals=2)
-    assert end.deal_number == 3 and end.is_chance_node
+    end = play_out(
+        new_game(2, rules=Rules(start_score=200)), [RandomBot()] * 2, random.Random(1), max_deals=2
+    )
+    assert end.deal_number == 3
+    assert end.is_chance_node
 
 
 # ----------------------------------------------------------------- the heuristic rules
@@ -116,7 +120,9 @@ def test_rule1_takes_every_critical() -> None:
     assert policy.choose_cut([LeaveCritical(), TakeCritical()]) == TakeCritical()
     assert policy.choose_cut([LeaveCritical()]) == LeaveCritical()
     state = decision_state(0, Phase.CUT)
-    assert HeuristicBot().choose(state.view(state.current_player), random.Random(0)) == TakeCritical()  # type: ignore[arg-type]
+    assert (
+        HeuristicBot().choose(state.view(state.current_player), random.Random(0)) == TakeCritical()
+    )  # type: ignore[arg-type]
 
 
 def _exchanges(hand: list[Card], dealer: bool = False) -> list[Exchange | Fold]:
@@ -137,7 +143,8 @@ def test_rule2_keeps_criticals_and_high_trumps_and_exchanges_low_plain_cards() -
     action = policy.choose_exchange(hand, _exchanges(hand)[1:], Card.parse("G7"))
     assert action == Exchange(frozenset(cards("E8 S9")))
     dealer = policy.choose_exchange(hand, _exchanges(hand, dealer=True)[1:], Card.parse("GK"))
-    assert isinstance(dealer, Exchange) and dealer.take_trump_card
+    assert isinstance(dealer, Exchange)
+    assert dealer.take_trump_card
     assert not {Card.parse("HK"), Card.parse("GA")} & dealer.discard
 
 
@@ -145,9 +152,13 @@ def test_rule2_keeps_criticals_and_high_trumps_and_exchanges_low_plain_cards() -
 def test_rule3_folds_a_weak_hand_only_when_allowed() -> None:
     weak = cards("E8 E9 S8 S10 HO")
     assert policy.choose_exchange(weak, _exchanges(weak), Card.parse("G7")) == Fold()
-    assert isinstance(policy.choose_exchange(weak, _exchanges(weak)[1:], Card.parse("G7")), Exchange)
+    assert isinstance(
+        policy.choose_exchange(weak, _exchanges(weak)[1:], Card.parse("G7")), Exchange
+    )
     strong = cards("HK S7 GA GK EA")
-    assert isinstance(policy.choose_exchange(strong, _exchanges(strong), Card.parse("G7")), Exchange)
+    assert isinstance(
+        policy.choose_exchange(strong, _exchanges(strong), Card.parse("G7")), Exchange
+    )
     assert policy.expected_gain([1.0, 1.0]) == -2.0
     assert policy.expected_gain([0.0]) == 5.0
 
@@ -169,7 +180,9 @@ def test_rule4_leads_trumps_when_strong_else_an_ace_else_the_lowest() -> None:
 def test_rule5_wins_as_cheaply_as_possible_or_throws_the_lowest() -> None:
     trump = Suit.LEAVES
     trick = ((0, Card.parse("E10")),)
-    assert policy.choose_play(cards("EA EO E8"), cards("EA EO E8"), trick, trump) == Card.parse("EO")
+    assert policy.choose_play(cards("EA EO E8"), cards("EA EO E8"), trick, trump) == Card.parse(
+        "EO"
+    )
     trumped = ((0, Card.parse("E10")), (1, Card.parse("GU")))
     assert policy.choose_play(cards("GA G9"), cards("GA G9"), trumped, trump) == Card.parse("GA")
     assert policy.choose_play(cards("EA E8"), cards("EA E8"), trumped, trump) == Card.parse("E8")
@@ -178,8 +191,16 @@ def test_rule5_wins_as_cheaply_as_possible_or_throws_the_lowest() -> None:
 @pytest.mark.rule("R7", "R8", "R9", "R27")
 def test_card_sense() -> None:
     trump = Suit.BELLS
-    assert power(Card.parse("HK"), trump) > power(Card.parse("S7"), trump) > power(Card.parse("E7"), trump)
-    assert power(Card.parse("E7"), trump) > power(Card.parse("SA"), trump) > power(Card.parse("EA"), trump)
+    assert (
+        power(Card.parse("HK"), trump)
+        > power(Card.parse("S7"), trump)
+        > power(Card.parse("E7"), trump)
+    )
+    assert (
+        power(Card.parse("E7"), trump)
+        > power(Card.parse("SA"), trump)
+        > power(Card.parse("EA"), trump)
+    )
     led = int(Suit.HEARTS)
     assert not beats(Card.parse("HA"), Card.parse("HK"), led, trump)  # Maxi is a trump (R8)
     assert beats(Card.parse("S8"), Card.parse("HA"), led, trump)
@@ -226,7 +247,8 @@ def test_search_prunes_exchanges_to_the_best_and_the_fold() -> None:
     view = state.view(state.current_player)  # type: ignore[arg-type]
     bot = SearchBot(rollouts=6, max_candidates=4)
     candidates = bot.candidates(view)
-    assert len(candidates) == 4 and Fold() in candidates
+    assert len(candidates) == 4
+    assert Fold() in candidates
     assert bot.choose(view, random.Random(1)) in candidates
 
 
@@ -269,9 +291,18 @@ def test_make_bot() -> None:
     assert make_bot(" Heuristic ") == HeuristicBot()
     assert make_bot("search:rollouts=60:time_ms=2.5") == SearchBot(rollouts=60, time_ms=2.5)
     assert make_bot("arena_bots.SlowBot:seconds=0.5").seconds == 0.5  # type: ignore[attr-defined]
-    for bad in ("minimax", "search:depth=3", "search:rollouts", "search:rollouts=x",
-                "random:x=1", "arena_bots.Nothing", "arena_bots.NotABot", "nomodule.Bot"):  # fmt: skip
-        with pytest.raises(ValueError):
+    bad_specs = [
+        ("minimax", "unknown bot"),
+        ("search:depth=3", "bad parameter"),
+        ("search:rollouts", "bad parameter"),
+        ("search:rollouts=x", "must be an int"),
+        ("random:x=1", "fields: none"),
+        ("arena_bots.Nothing", "unknown bot"),
+        ("arena_bots.NotABot", "no choose"),
+        ("nomodule.Bot", "dotted class path"),
+    ]
+    for bad, message in bad_specs:
+        with pytest.raises(ValueError, match=message):
             make_bot(bad)
     with pytest.raises(TypeError, match="spec"):
         make_bot(3)  # type: ignore[arg-type]

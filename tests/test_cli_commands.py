@@ -16,18 +16,21 @@ from bohmisch_watten.commands import COMMANDS, DEFAULT_COMMAND
 
 
 def test_every_subcommand_has_the_registry_interface() -> None:
-    assert DEFAULT_COMMAND == "demo" and {"demo", "arena"} <= set(COMMANDS)
+    assert DEFAULT_COMMAND == "demo"
+    assert {"demo", "arena"} <= set(COMMANDS)
     for name, module in COMMANDS.items():
         parser = build_parser(name)
         assert parser.prog.endswith(name)
         assert "--rules" in parser.format_help()
-        assert callable(module.run) and module.DESCRIPTION
+        assert callable(module.run)
+        assert module.DESCRIPTION
 
 
 def test_rules_option_and_variant_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--rules", "schleck=none,must_head=false", "--seed", "1"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert "schleck=none" in first and "must_head=false" in first
+    assert "schleck=none" in first
+    assert "must_head=false" in first
     assert main(["--rules", "schleck=none", "--schleck", "cutter_only", "--seed", "1"]) == 0
     assert "schleck=cutter_only" in capsys.readouterr().out.splitlines()[0]
     with pytest.raises(SystemExit):
@@ -52,7 +55,9 @@ def test_arena_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
             "--plot", str(tmp_path / "out.png"), "--records", str(tmp_path / "games")]  # fmt: skip
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "random#2" in out and "95% CI" in out and "rules: must_head=false" in out
+    assert "random#2" in out
+    assert "95% CI" in out
+    assert "rules: must_head=false" in out
     document = json.loads((tmp_path / "out.json").read_text())
     assert (document["players"], document["games"], document["seed"]) == (3, 3, 1)
     assert document["rules"] == "must_head=false"
@@ -61,7 +66,8 @@ def test_arena_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     records = sorted((tmp_path / "games").iterdir())
     assert len(records) == 3
     end = replay(load_record(records[0].read_text()))
-    assert end.is_terminal and str(end.rules) == "must_head=false"
+    assert end.is_terminal
+    assert str(end.rules) == "must_head=false"
 
 
 @pytest.mark.parametrize(
@@ -102,4 +108,5 @@ def test_arena_from_the_command_line() -> None:
         [sys.executable, "-m", "bohmisch_watten", "arena", "--help"],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
-    assert "--decision-timeout" in result.stdout and "random#2" in result.stdout
+    assert "--decision-timeout" in result.stdout
+    assert "random#2" in result.stdout

@@ -12,7 +12,8 @@ from functools import lru_cache
 from typing import Final
 
 from ..actions import Action
-from ..bots import BOT_NAMES, Bot, SearchBot, make_bot
+from ..bots import Bot, SearchBot, make_bot
+from ..bots.registry import BOT_NAMES
 from ..views import PlayerView
 
 __all__ = ["BOT_KINDS", "choose", "hint"]
