@@ -275,3 +275,17 @@ def test_sending_to_a_closed_socket_is_no_error() -> None:
 
     hub = Hub(Table(players=2, seed=1), delay=0)
     asyncio.run(hub.send(Gone(), {"type": "state"}))  # type: ignore[arg-type]
+
+
+def test_a_page_of_another_site_cannot_connect() -> None:
+    table = Table(players=2, seed=1)
+    token = table.seats[0].token
+    with serve(table) as client:
+        evil = {"origin": "http://evil.example"}
+        with client.websocket_connect(f"/ws/{token}", headers=evil) as ws:
+            assert ws.receive_json()["message"] == "connections from other sites are refused"
+            with pytest.raises(WebSocketDisconnect):
+                ws.receive_json()
+        ours = {"origin": "http://testserver"}
+        with client.websocket_connect(f"/ws/{token}", headers=ours) as ws:
+            assert ws.receive_json()["type"] == "state"

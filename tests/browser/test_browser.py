@@ -140,10 +140,18 @@ def test_play_a_whole_deal_by_clicking(server: tuple[str, Table], browser: Brows
                     "document.getElementById('hintbox').textContent.startsWith('Hint: play ')"
                 )
                 seen.add("hint")
+            if "keyboard" not in seen:  # a legal card is reachable with Tab and Enter
+                handle = page.locator('#hand [data-legal="true"]').first.element_handle()
+                assert handle is not None
+                handle.focus()
+                page.keyboard.press("Enter")
+                page.wait_for_function("el => !el.isConnected", arg=handle, timeout=30_000)
+                seen.add("keyboard")
+                continue
             click_and_wait(page, '#hand [data-legal="true"]')
     else:
         pytest.fail("the game did not end")
-    assert seen >= {"cut", "exchange", "trick", "hint"}
+    assert seen >= {"cut", "exchange", "trick", "hint", "keyboard"}
     state = table.state
     assert state.is_terminal
     assert state.last_deal is not None

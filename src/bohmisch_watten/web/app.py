@@ -24,6 +24,7 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -161,6 +162,18 @@ def _check_message(text: str | None) -> dict[str, Any] | str:
     return message
 
 
+def _foreign_origin(socket: WebSocket) -> str | None:
+    """Why a connection opened by another site's page is refused, None if it is ours.
+
+    Browsers send ``Origin`` with every websocket; a page of another site must not
+    play a seat even if it learnt the link.
+    """
+    origin = socket.headers.get("origin")
+    if origin is None or urlsplit(origin).netloc == socket.headers.get("host"):
+        return None
+    return "connections from other sites are refused"
+
+
 def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
     """The ASGI app serving ``table``; run it with uvicorn (see ``serve``).
 
@@ -198,8 +211,9 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
     async def socket_endpoint(socket: WebSocket) -> None:
         seat = table.seat_of(socket.path_params["token"])
         await socket.accept()
-        if seat is None:
-            await socket.send_text(json.dumps({"type": "error", "message": "unknown seat link"}))
+        refusal = "unknown seat link" if seat is None else _foreign_origin(socket)
+        if seat is None or refusal:
+            await socket.send_text(json.dumps({"type": "error", "message": refusal}))
             await socket.close(code=4403)
             return
         try:

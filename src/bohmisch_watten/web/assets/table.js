@@ -6,7 +6,17 @@ function cardEl(code, legal) {
   const t = document.createElement("template");
   t.innerHTML = CARDS[code];
   const el = t.content.firstElementChild;
-  if (legal) { el.setAttribute("data-legal", "true"); el.classList.add("legal"); }
+  if (legal) {
+    el.setAttribute("data-legal", "true");
+    el.classList.add("legal");
+    el.setAttribute("tabindex", "0");  // reachable by keyboard: Tab, then Enter or Space
+    el.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        el.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      }
+    });
+  }
   return el;
 }
 function el(tag, text, cls) {
