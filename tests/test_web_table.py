@@ -134,6 +134,7 @@ def test_a_whole_game_the_record_and_the_next_game() -> None:
     assert text is not None
     assert replay(load_record(text)) == state
     frame = table.frame(0)
+    assert frame["text"] == str(state.view(0))
     assert frame["game_over"] is True
     assert frame["view"]["winners"] == list(state.winners)
     assert any(line.startswith("Game over. Winners:") for line in frame["log"])

@@ -269,6 +269,7 @@ class Table:
             "winning": winning_seat(view),
             "offer": offered_card(view),
             "exchange": exchange_options(view),
+            "text": str(view),  # the same view as plain text, for screen readers and logs
             "log": list(self.logs[seat]),
             "events": self.events[seat],
             "game_over": view.phase is Phase.GAME_OVER,

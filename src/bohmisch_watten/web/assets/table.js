@@ -217,6 +217,7 @@ function renderScores(v) {
   } else summary.appendChild(el("div", "No deal finished yet."));
 }
 function renderLog() {
+  $("text").textContent = frame.text;
   const log = $("log"); log.replaceChildren();
   for (const line of frame.log) log.appendChild(el("li", line));
   log.scrollTop = log.scrollHeight;
