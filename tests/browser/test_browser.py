@@ -162,6 +162,11 @@ def test_play_a_whole_deal_by_clicking(server: tuple[str, Table], browser: Brows
     assert "Losers: " in text
     points = [int(x) for x in page.locator("#summary tr td:nth-child(3)").all_inner_texts()]
     assert points == list(state.last_deal.points)
+    history = page.locator("#scores tr").nth(1).locator("td").all_inner_texts()
+    assert history == ["1"] + [
+        f"{score} ({'+' if point > 0 else ''}{point})"
+        for score, point in zip(state.scores, state.last_deal.points, strict=True)
+    ]
     shot(page, "game-over")
     record = page.request.get(base + "/record")
     assert record.status == 200

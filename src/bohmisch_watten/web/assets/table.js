@@ -192,9 +192,14 @@ function renderScores(v) {
   const head = el("tr"); head.appendChild(el("th", "Deal"));
   for (const p of frame.players) head.appendChild(el("th", p.seat === frame.seat ? "You" : "Seat " + p.seat));
   table.appendChild(head);
-  v.past_deals.forEach((d, i) => {
+  let before = frame.players.map(() => v.rules.start_score);
+  (v.past_deals || []).forEach((d, i) => {
     const row = el("tr"); row.appendChild(el("td", String(i + 1)));
-    for (const s of d.scores) row.appendChild(el("td", String(s)));
+    d.scores.forEach((score, s) => {
+      const change = score - before[s];
+      row.appendChild(el("td", score + " (" + (change > 0 ? "+" : "") + change + ")"));
+    });
+    before = d.scores;
     table.appendChild(row);
   });
   const summary = $("summary"); summary.replaceChildren();
