@@ -55,6 +55,7 @@ function connect() {
     setTimeout(connect, 1500); };
 }
 function name(seat) { return frame.players[seat].name; }
+function count(n, word) { return n + " " + word + (n === 1 || n === -1 ? "" : "s"); }
 const SUITS = {E: "Acorns", G: "Leaves", H: "Hearts", S: "Bells"};
 const CRITICAL = {HK: "Maxi", S7: "Belli", E7: "Spitz"};
 
@@ -87,7 +88,7 @@ function renderOpponents(v, me) {
     if (v.dealer === s) n.appendChild(el("span", "dealer", "chip"));
     if (v.folded[s]) n.appendChild(el("span", "folded", "chip out"));
     d.appendChild(n);
-    let meta = v.scores[s] + " points · " + v.tricks_won[s] + " trick" + (v.tricks_won[s] === 1 ? "" : "s");
+    let meta = count(v.scores[s], "point") + " · " + count(v.tricks_won[s], "trick");
     if (v.exchanged[s] !== null) meta += " · exchanged " + v.exchanged[s];
     d.appendChild(el("div", meta, "meta"));
     const backs = el("div", null, "backs");
@@ -185,7 +186,7 @@ function renderHand(v) {
     box.appendChild(card);
   }
   $("handlabel").textContent = v.folded[frame.seat] ? "Your hand (folded, set aside)"
-    : "Your hand · " + v.scores[frame.seat] + " points · " + v.tricks_won[frame.seat] + " tricks";
+    : "Your hand · " + count(v.scores[frame.seat], "point") + " · " + count(v.tricks_won[frame.seat], "trick");
 }
 function renderScores(v) {
   const table = $("scores"); table.replaceChildren();
