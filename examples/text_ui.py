@@ -102,6 +102,9 @@ class Table:
         before = self.state
         self.state = before.apply(action)
         lines = [describe(before.current_player, action, self.human)]
+        if isinstance(action, Exchange) and before.current_player == self.human:
+            drawn = " ".join(str(c) for c in self.view.draws)  # R23: only you see them
+            lines += [f"You draw {drawn}."] if drawn else []
         if isinstance(action, PlayCard):
             done = self.state.last_deal  # the fifth trick ends the deal
             tricks = done.tricks if self.state.phase is not Phase.PLAY and done else ()

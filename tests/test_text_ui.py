@@ -50,6 +50,9 @@ def test_the_exchange_is_grouped_not_numbered() -> None:
     hand = table.view.hand
     lines = table.handle(f"{hand[0]} {hand[1]}")  # typed cards are the exchange
     assert lines[0] == f"You play and exchange {hand[0]} {hand[1]}."
+    drawn = " ".join(str(c) for c in table.view.draws)
+    assert len(table.view.draws) == 2
+    assert lines[1] == f"You draw {drawn}."
 
 
 @pytest.mark.rule("R27")
