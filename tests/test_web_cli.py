@@ -26,7 +26,17 @@ def test_serve_prints_the_links_and_starts_uvicorn(
     started: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     status = main(
-        ["serve", "--port", "8123", "--humans", "2", "--bots", "random,heuristic", "--seed", "1"]
+        [
+            "serve",
+            "--port",
+            "8123",
+            "--humans",
+            "2",
+            "--bots",
+            "random,search:rollouts=12",
+            "--seed",
+            "1",
+        ]
     )
     assert status == 0
     out = capsys.readouterr().out
@@ -34,12 +44,12 @@ def test_serve_prints_the_links_and_starts_uvicorn(
     assert out.count("/play/") == 2
     assert "seat 0 (host)" in out
     assert "seat 2: random bot" in out
-    assert "seat 3: heuristic bot" in out
+    assert "seat 3: search:rollouts=12 bot" in out
     (call,) = started
     assert call["host"] == "127.0.0.1"
     assert call["port"] == 8123
     hub = call["app"].state.hub
-    assert [s.kind for s in hub.table.seats] == ["human", "human", "random", "heuristic"]
+    assert [s.kind for s in hub.table.seats] == ["human", "human", "random", "search:rollouts=12"]
     assert hub.delay == pytest.approx(0.8)
 
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Final
 
-from .players import BOT_KINDS
+from .players import BOT_KINDS, check
 from .table import Table
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
@@ -23,10 +23,10 @@ DEFAULT_BOTS: Final = "search,heuristic,heuristic"
 def _bots(text: str) -> list[str]:
     kinds = [kind.strip() for kind in text.split(",") if kind.strip()]
     for kind in kinds:
-        if kind not in BOT_KINDS:
-            raise argparse.ArgumentTypeError(
-                f"unknown bot {kind!r} (choose from {', '.join(BOT_KINDS)})"
-            )
+        try:
+            check(kind)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
     return kinds
 
 
@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         type=_bots,
         default=None,
-        help=f"bot of each other seat, comma-separated (default {DEFAULT_BOTS}, shortened)",
+        help=f"bot of each other seat, comma-separated: {', '.join(BOT_KINDS)}, with"
+        f" parameters after colons, e.g. search:rollouts=60 (default {DEFAULT_BOTS})",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed of shuffles and bots")
     parser.add_argument("--dealer", type=int, default=0, help="the first dealer's seat (R3)")

@@ -16,10 +16,10 @@ from ..bots import Bot, SearchBot, make_bot
 from ..bots.registry import BOT_NAMES
 from ..views import PlayerView
 
-__all__ = ["BOT_KINDS", "choose", "hint"]
+__all__ = ["BOT_KINDS", "check", "choose", "hint"]
 
 BOT_KINDS: Final = BOT_NAMES
-"""The bot names ``serve --bots`` accepts."""
+"""The bot names ``serve --bots`` accepts; parameters may follow (``search:rollouts=60``)."""
 
 _HINTS: Final = SearchBot()
 
@@ -27,6 +27,11 @@ _HINTS: Final = SearchBot()
 @lru_cache(maxsize=8)
 def _bot(kind: str) -> Bot:
     return make_bot(kind)
+
+
+def check(kind: str) -> None:
+    """Raise ValueError, saying why, if ``kind`` names no bot (see :func:`make_bot`)."""
+    _bot(kind)
 
 
 def choose(kind: str, view: PlayerView, rng: random.Random) -> Action:

@@ -70,8 +70,10 @@ def _bot_list(bots: Sequence[str] | None, count: int) -> list[str]:
             f"bots: need {count} bot name(s) for the seats without a human, got {len(kinds)}"
         )
     for kind in kinds:
-        if kind not in players.BOT_KINDS:
-            raise ValueError(f"bots: unknown bot {kind!r} (known: {', '.join(players.BOT_KINDS)})")
+        try:
+            players.check(kind)
+        except ValueError as error:
+            raise ValueError(f"bots: {error}") from None
     return kinds
 
 
