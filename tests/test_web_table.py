@@ -224,3 +224,24 @@ def test_frames_carry_only_cards_the_seat_knows(players: int, seed: int, steps: 
         assert {str(c) for c in table.state.hands[seat]} <= cards_in(frame) or (
             table.state.phase is Phase.DEAL or table.state.is_terminal
         )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.one_of(st.text(max_size=120), st.sampled_from(["take", "leave", "fold", "exchange"]))
+)
+def test_any_text_is_a_move_or_a_clean_refusal(text: str) -> None:
+    """Whatever a page sends as an action, the table applies a legal move or refuses it
+    with one of its three errors; a refusal changes nothing."""
+    table = Table(players=3, humans=3, seed=4)
+    to_human(table)
+    seat = table.state.current_player
+    assert seat is not None
+    before = table.state
+    try:
+        table.act(seat, text)
+    except (TableError, FormatError, IllegalActionError):
+        assert table.state is before
+    else:
+        assert table.state is not before
+        assert before.history != table.state.history
