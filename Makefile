@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo test lint typecheck pytest browser bench docs clean golden
+.PHONY: demo example test lint typecheck pytest browser bench bench-compare bench-long docs clean golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,13 @@ $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
 
 demo: $(VENV)/.run-installed
 	$(BIN)/python -m bohmisch_watten --seed $(SEED)
+
+# One script of examples/ with the project's interpreter (the system python3 does not
+# have the package): make example NAME=greedy_bot ARGS="50 7"
+NAME ?= random_game
+ARGS ?=
+example: $(VENV)/.run-installed
+	$(BIN)/python examples/$(NAME).py $(ARGS)
 
 test: lint typecheck pytest browser
 
@@ -59,6 +66,17 @@ docs: $(VENV)/.docs-installed
 
 bench: $(VENV)/.run-installed
 	$(BIN)/python benchmarks/playout.py
+
+# Side by side with OpenSpiel's C++ Hearts in the same process (installs open_spiel).
+$(VENV)/.openspiel-installed: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet open-spiel==2.0.2
+	touch $@
+
+bench-compare: $(VENV)/.run-installed $(VENV)/.openspiel-installed
+	$(BIN)/python benchmarks/playout.py --compare
+
+bench-long: $(VENV)/.run-installed
+	$(BIN)/python benchmarks/long_game.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage docs/_build

@@ -1,8 +1,10 @@
 """A small text UI: you play seat 0 against greedy bots, from your player view only.
 
-Run: ``python examples/text_ui.py [--seed N] [--players 2|3|4]`` and type commands, or
-pipe them in (``printf '1\\n1\\nquit\\n' | python examples/text_ui.py``); ``--auto``
-lets a bot play your seat too and prints the whole game without asking.
+Run it after ``make demo`` (which creates ``.venv`` and installs the package there):
+``make example NAME=text_ui`` or ``.venv/bin/python examples/text_ui.py [--seed N]
+[--players 2|3|4]`` and type commands, or pipe them in (``printf '1\\n1\\nquit\\n' |
+.venv/bin/python examples/text_ui.py``); ``--auto`` lets a bot play your seat too and
+prints the whole game without asking.
 
 The :class:`Table` class is the part a GUI would reuse: it owns the game state, runs
 chance and the bots (:meth:`Table.advance`), shows only the human seat's

@@ -9,6 +9,7 @@ Actions do not carry the seat: the state knows whose turn it is
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
@@ -111,13 +112,17 @@ class Fold:
 def _to_card_set(discard: Iterable[Card]) -> frozenset[Card]:
     if isinstance(discard, (str, bytes)) or not isinstance(discard, Iterable):
         raise TypeError(f"Exchange.discard must be a set of Card objects, got {discard!r:.40}")
-    cards = frozenset(discard)
+    items = discard if isinstance(discard, frozenset) else tuple(discard)
+    cards = frozenset(items)
     for card in cards:
         if not isinstance(card, Card):
             raise TypeError(
                 f"Exchange.discard must contain Card objects, got {card!r:.20}"
                 " (use Card.parse for notation)"
             )
+    if len(cards) != len(items):  # R18: each card of the hand is discarded once at most
+        twice = sorted({card for card in items if list(items).count(card) > 1})
+        raise ValueError(f"Exchange.discard names {' '.join(map(str, twice))} more than once")
     return cards
 
 
@@ -180,18 +185,42 @@ PLAY_ACTIONS: Final[tuple[PlayCard, ...]] = tuple(PlayCard(card) for card in DEC
 """``PLAY_ACTIONS[i]`` plays ``DECK[i]``; shared so that legal_actions() allocates nothing."""
 
 
-class _ExchangeCache(dict[int, Exchange]):
-    """Interned :class:`Exchange` objects by discard bitmask, created on first use."""
-
-    def __init__(self, take_trump_card: bool) -> None:
-        super().__init__()
-        self._take = take_trump_card
-
-    def __missing__(self, mask: int) -> Exchange:
-        action = Exchange(frozenset(c for c in DECK if mask >> c.index & 1), self._take)
-        self[mask] = action
-        return action
+@lru_cache(maxsize=1 << 16)  # every discard of up to 4 cards: 41,449 masks
+def _plain_exchange(mask: int) -> Exchange:
+    return Exchange(frozenset(c for c in DECK if mask >> c.index & 1), False)
 
 
-EXCHANGES: Final = _ExchangeCache(False)
-EXCHANGES_WITH_TRUMP: Final = _ExchangeCache(True)
+@lru_cache(maxsize=1 << 16)
+def _exchange_with_trump(mask: int) -> Exchange:
+    return Exchange(frozenset(c for c in DECK if mask >> c.index & 1), True)
+
+
+class _ExchangeTable:
+    """``table[mask]``: the shared :class:`Exchange` of a discard bitmask.
+
+    Backed by a bounded ``lru_cache`` on a pure function of the mask, so no module-level
+    container grows with use; ``__getitem__`` *is* that cached function, which keeps
+    ``map(EXCHANGES.__getitem__, masks)`` on the exchange decision as fast as a dict.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        def __getitem__(self, mask: int) -> Exchange: ...
+
+
+class _Plain(_ExchangeTable):
+    __slots__ = ()
+    __getitem__ = staticmethod(_plain_exchange)
+
+
+class _WithTrump(_ExchangeTable):
+    __slots__ = ()
+    __getitem__ = staticmethod(_exchange_with_trump)
+
+
+EXCHANGES: Final[_ExchangeTable] = _Plain()
+"""``EXCHANGES[mask]``: the plain exchange discarding the cards of ``mask``."""
+EXCHANGES_WITH_TRUMP: Final[_ExchangeTable] = _WithTrump()
+"""``EXCHANGES_WITH_TRUMP[mask]``: the dealer's exchange taking the trump card (R19)."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import enum
 from typing import Final
 
+from attrs.exceptions import FrozenInstanceError
+
 __all__ = [
     "BELLI",
     "CRITICALS",
@@ -120,11 +122,13 @@ class Card:
         object.__setattr__(card, "_code", suit.letter + rank.symbol)
         return card
 
+    # The same exception as every attrs-frozen value of the library (states, actions,
+    # rules), so that one ``except AttributeError`` or ``FrozenInstanceError`` fits all.
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Card is immutable")
+        raise FrozenInstanceError
 
     def __delattr__(self, name: str) -> None:
-        raise AttributeError("Card is immutable")
+        raise FrozenInstanceError
 
     @classmethod
     def parse(cls, text: str) -> Card:
