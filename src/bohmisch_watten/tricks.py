@@ -33,23 +33,16 @@ Play = tuple[int, int]
 
 
 def _best_play(trick: Sequence[Play], trump: int) -> Play:
-    """The play currently winning ``trick`` (R27): highest Critical, trump, or led suit."""
+    """The play currently winning ``trick`` (R27): highest Critical, trump, or led suit.
+
+    Of a complete trick, its seat is the trick's winner, who leads the next (R24).
+    """
     strength = STRENGTH[trump][EFFECTIVE[trump][trick[0][1]]]
     best = trick[0]
     for play in trick[1:]:
         if strength[play[1]] > strength[best[1]]:
             best = play
     return best
-
-
-def _trick_winner(trick: Sequence[Play], trump: int) -> int:
-    """The seat that wins a complete trick (R27).
-
-    Args:
-        trick: the plays ``(seat, card index)``, leader first.
-        trump: the trump suit (0–3, as :class:`~bohmisch_watten.Suit`).
-    """
-    return _best_play(trick, trump)[0]
 
 
 def _legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: bool) -> int:
