@@ -1,8 +1,10 @@
-"""The engine's fast paths build exactly what the plain paths build.
+"""The engine's fast paths give exactly what the plain paths give.
 
-``apply()`` makes states with a private constructor that fills the slots directly, and
-lists exchanges from tables indexed by cards; each is checked here against the simple
-way: attrs' own ``__init__`` and the subsets of the hand enumerated by ``itertools``.
+``apply()`` makes states with a private constructor that fills the slots directly,
+lists exchanges from tables indexed by cards, and asks ``game_result`` with a shortcut
+for the common "nobody reached the goal"; each is checked here against the simple way:
+attrs' own ``__init__``, the subsets of the hand enumerated by ``itertools``, and the
+goal rule seat by seat.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pytest
 from bohmisch_watten import GameState, Phase, Position
 from bohmisch_watten.actions import EXCHANGES, EXCHANGES_WITH_TRUMP
 from bohmisch_watten.exchange_options import exchange_options
+from bohmisch_watten.scoring import game_result, reached_goal
 from bohmisch_watten.state import _make
 
 from helpers import VARIANTS, random_game
@@ -72,3 +75,15 @@ def test_exchange_options_are_the_subsets_of_the_hand_in_order() -> None:
             assert list(exchange_options(mask, limit, False)) == plain
             taking = [EXCHANGES_WITH_TRUMP[m] for m in _subsets(hand, range(1, limit + 2))]
             assert list(exchange_options(mask, limit, True)) == plain + taking
+
+
+def test_game_result_answers_nobody_reached_the_goal_as_the_rule_says() -> None:
+    """``game_result`` has a shortcut for "nobody reached the goal" (R31–R33)."""
+    for rules in VARIANTS:
+        for scores in itertools.product(range(-3, 56), repeat=2):
+            reached = [reached_goal(score, rules) for score in scores]
+            winners, losers = game_result(scores, rules)
+            if not any(reached):
+                assert (winners, losers) == ((), ())
+            else:
+                assert winners or (all(reached) and scores[0] == scores[1])

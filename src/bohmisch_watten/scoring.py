@@ -58,6 +58,8 @@ def game_result(scores: Sequence[int], rules: Rules) -> tuple[tuple[int, ...], t
     rest.  If everybody reached the goal, the lowest scores win and the highest lose;
     if all scores are then equal, nobody has won yet and the game goes on. **[decision]**
     """
+    if min(scores) > 0 and (not rules.plus_fifty or max(scores) < 50):
+        return (), ()  # nobody can have reached the goal (R31-R33): the common case, cheaply
     reached = tuple(seat for seat, s in enumerate(scores) if reached_goal(s, rules))
     if not reached:
         return (), ()
