@@ -875,12 +875,12 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
     hand = state._hands[seat]
     size = mask.bit_count()
     draws = size - take
-    deal = state._deal
+    deal, game = state._deal, state._game
     pack = deal.pack
-    dealer = seat == state.dealer
+    dealer = seat == game.dealer
     if (
         mask & ~hand
-        or draws > (state.rules.dealer_stock_limit if dealer else _STOCK_LIMIT)
+        or draws > (game.rules.dealer_stock_limit if dealer else _STOCK_LIMIT)
         or draws > len(pack)
         or (take and (not dealer or not mask))
     ):
@@ -894,9 +894,9 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         hand |= 1 << deal.trump
     # R24: after the dealer, forehand leads, or the first active player after him.
     nxt = (
-        _next_active(deal.folded, state.dealer)
+        _next_active(deal.folded, game.dealer)
         if dest is Phase.PLAY
-        else (seat + 1) % state.num_players
+        else (seat + 1) % game.num_players
     )
     return _make(
         dest, nxt, _replace(state._hands, seat, hand), (), (), state._tricks_won,
@@ -904,7 +904,7 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
             pack[draws:], deal.trump, take, deal.folded, _replace(deal.exchanged, seat, size),
             _replace(deal.discards, seat, deal.discards[seat] | mask), deal.cut,
         ),
-        state._game, (state._history, seat, action),
+        game, (state._history, seat, action),
     )  # fmt: skip
 
 
