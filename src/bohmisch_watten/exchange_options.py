@@ -1,10 +1,10 @@
-"""The legal exchanges of a five-card hand, as shared :class:`Exchange` actions (R18, R19).
+"""The legal exchanges of a five-card hand, as shared :class:`~bohmisch_watten.Exchange` actions.
 
 At the exchange decision a player may discard any subset of his hand of at most three
 cards (R18): 26 actions; the dealer also every subset of one to four cards taking the
 trump card instead (R19): up to 56.  Finding each subset's shared action by its
-bitmask costs a cache lookup per subset, which made this decision cost as much as ten
-card plays.  Here the subsets of up to three cards are read from tables indexed by the
+bitmask costs a cache lookup per subset, which made this decision cost as much as
+several card plays.  Here the subsets of up to three cards are read from tables indexed by the
 cards themselves (``pairs[a][b]``), built once, on first use, from the same shared
 actions (:data:`~bohmisch_watten.actions.EXCHANGES`); only the dealer's five four-card
 discards go through the mask cache.
