@@ -719,6 +719,7 @@ def _wrong_phase(state: GameState, trigger: str, action: object) -> str:
     return f"{where[0]}: {name} is only possible {where[1]}; the phase is {state.phase.name}"
 
 
+_ALL_INDICES: Final = frozenset(range(32))
 _INDEX_OF_ID: Final[dict[int, int]] = {id(card): card.index for card in DECK}
 """A card's index by the identity of the card: the 32 cards are singletons that live as
 long as the module, so no other object has their ids (cheaper than hashing a card)."""
@@ -760,7 +761,7 @@ def _first_look(
 
 def _shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
     found = tuple(map(_INDEX_OF_ID.get, map(id, action.pack)))
-    if len(found) != 32 or None in found or len(set(found)) != 32:
+    if len(found) != 32 or set(found) != _ALL_INDICES:  # each of the 32 cards once (R11)
         raise IllegalActionError(_pack_problem(action.pack) or "R11: not a permutation")
     pack = cast(tuple[int, ...], found)
     dest = decide(state, action)
