@@ -14,6 +14,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 
 from .cards import DECK, Card
+from .checks import check_bool
 
 __all__ = [
     "Action",
@@ -88,8 +89,7 @@ def _to_card_set(discard: Iterable[Card]) -> frozenset[Card]:
 
 
 def _check_bool(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if not isinstance(value, bool):
-        raise TypeError(f"Exchange.take_trump_card must be True or False, got {value!r:.20}")
+    check_bool(value, attribute.name, f"Exchange({attribute.name}=)")
 
 
 @attrs.frozen(slots=True)
