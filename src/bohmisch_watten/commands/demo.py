@@ -1,0 +1,217 @@
+"""``python -m bohmisch_watten [demo]``: play one seeded game between random players and print it.
+
+The printout is an omniscient log (it shows every hand) so a person can follow the
+rules at work: the cut ritual, the trump card, folds and exchanges, every trick, the
+points and the running scores, and at the end the winners and losers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+import attrs
+
+from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
+from ..cards import CRITICALS, Card, Suit
+from ..phases import Phase
+from ..rules import Overshoot, Rules, Schleck
+from ..state import GameState, new_game
+
+__all__ = ["DESCRIPTION", "add_arguments", "play_and_print", "run"]
+
+DESCRIPTION = "Play one game of Böhmisch Watten between random players and print it."
+
+_CRITICAL_NAMES = dict(zip(CRITICALS, ("Maxi", "Belli", "Spitz"), strict=True))
+
+
+def _card(card: Card) -> str:
+    name = _CRITICAL_NAMES.get(card)
+    return f"{card} ({name})" if name else str(card)
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards) or "-"
+
+
+def _bool(text: str) -> bool:
+    if text.lower() in ("true", "yes", "1", "on"):
+        return True
+    if text.lower() in ("false", "no", "0", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The demo's options: player count, seed and one option per variant (RULES.md §8).
+
+    A variant option overrides the same field of ``--rules``.
+    """
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
+    parser.add_argument("--dealer", type=int, default=0, help="first dealer's seat (R3)")
+    parser.add_argument(
+        "--max-deals",
+        type=int,
+        default=500,
+        help="stop after this many deals (random players can drift for long; default 500)",
+    )
+    variants = parser.add_argument_group("variants (RULES.md §8)")
+    variants.add_argument("--schleck", choices=[s.value for s in Schleck])
+    variants.add_argument("--dealer-stock-limit", type=int, choices=(2, 3))
+    variants.add_argument("--must-head", type=_bool, metavar="{true,false}")
+    variants.add_argument("--overshoot", choices=[o.value for o in Overshoot])
+    variants.add_argument("--plus-fifty", type=_bool, metavar="{true,false}")
+    variants.add_argument("--start-score", type=int)
+    variants.add_argument("--hearts-double", type=_bool, metavar="{true,false}")
+    variants.add_argument("--min-fold-score", type=int)
+
+
+def _print_deal_start(state: GameState, out: TextIO) -> None:
+    """Called on the first EXCHANGE state of a deal: dealer, ritual, trump, hands."""
+    n = state.num_players
+    print(
+        f"\n=== Deal {state.deal_number}: seat {state.dealer} deals,"
+        f" seat {state.cutter} cuts, seat {state.forehand} is forehand ===",
+        file=out,
+    )
+    if not state.cut_cards:
+        print("Cut: nobody looks at the cut card", file=out)
+    for seat, card, taken in state.cut_cards:
+        if taken:
+            verdict = "takes it"
+        elif card.is_critical:
+            verdict = "leaves it at the bottom"
+        else:
+            verdict = "no Critical"
+        print(f"Cut: seat {seat} looks at {_card(card)}: {verdict}", file=out)
+    assert state.trump_card is not None
+    assert state.trump_suit is not None
+    doubled = (
+        " (Hearts: the deal counts double, nobody may fold)"
+        if state.trump_suit is Suit.HEARTS
+        else ""
+    )
+    print(
+        f"Trump card: {_card(state.trump_card)}, {state.trump_suit.label} are trumps{doubled}",
+        file=out,
+    )
+    for seat in range(n):
+        print(
+            f"  seat {seat}: {_cards(state.hands[seat])}  ({state.scores[seat]} points)", file=out
+        )
+
+
+def _print_completed_trick(before: GameState, after: GameState, out: TextIO) -> None:
+    """Print the trick that the last card completed, if it completed one."""
+    if after.phase is Phase.PLAY:
+        tricks = after.tricks
+    else:  # the fifth trick: the deal was scored and is now in last_deal
+        assert after.last_deal is not None
+        tricks = after.last_deal.tricks
+    if len(tricks) > len(before.tricks):
+        trick = tricks[-1]
+        plays = ", ".join(f"seat {s} {c}" for s, c in trick.plays)
+        print(f"Trick {len(tricks)}: {plays} -> seat {trick.winner}", file=out)
+
+
+def play_and_print(
+    num_players: int, rules: Rules, seed: int, dealer: int, max_deals: int, out: TextIO
+) -> GameState:
+    """Play one game with random decisions from ``random.Random(seed)`` and print it.
+
+    The same generator draws the shuffles and the decisions, so a seed always prints
+    the same game.
+
+    Args:
+        num_players: 2, 3 or 4 (R1).
+        rules: the variants to play with.
+        seed: the seed of the one random generator.
+        dealer: the first dealer's seat (R3).
+        max_deals: stop (and say so) after this many deals without a winner.
+        out: where to print.
+
+    Returns:
+        The last state: the end of the game, or the state where it was stopped.
+    """
+    rng = random.Random(seed)
+    state = new_game(num_players, rules=rules, dealer=dealer)
+    print(
+        f"Böhmisch Watten, {num_players} players, seed {seed}, rules: {str(rules) or 'default'}",
+        file=out,
+    )
+    while not state.is_terminal:
+        action: Action
+        if state.is_chance_node:
+            if state.deal_number > max_deals:
+                print(f"\nStopped after {max_deals} deals without a winner.", file=out)
+                return state
+            action = state.sample_chance(rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        seat = state.current_player
+        before = state
+        state = state.apply(action)
+        if isinstance(action, (TakeCritical, LeaveCritical)):
+            pass  # the ritual is printed once it is over
+        elif isinstance(action, Fold):
+            print(f"Exchange: seat {seat} folds", file=out)
+        elif isinstance(action, Exchange):
+            trump = " and takes the trump card" if action.take_trump_card else ""
+            assert seat is not None
+            drawn = set(state.hands[seat]) - set(before.hands[seat])  # an omniscient log
+            drawn -= {state.trump_card}  # R19: a trump card taken is named above
+            print(
+                f"Exchange: seat {seat} plays, discards {len(action.discard)}"
+                f" ({_cards(sorted(action.discard))}){trump}, draws {_cards(sorted(drawn))}",
+                file=out,
+            )
+        elif isinstance(action, PlayCard):
+            _print_completed_trick(before, state, out)
+        if state.phase is Phase.EXCHANGE and before.phase in (Phase.DEAL, Phase.CUT):
+            _print_deal_start(state, out)
+        if state.phase in (Phase.DEAL, Phase.GAME_OVER) and state.last_deal is not before.last_deal:
+            summary = state.last_deal
+            assert summary is not None
+            double = " (doubled: Hearts)" if summary.doubled else ""
+            points = ", ".join(f"seat {s}: {p:+d}" for s, p in enumerate(summary.points))
+            print(f"Points{double}: {points}", file=out)
+            print(
+                f"Scores: {', '.join(f'seat {s}: {p}' for s, p in enumerate(summary.scores))}",
+                file=out,
+            )
+    print(f"\nGame over after {state.deal_number} deals.", file=out)
+    print(f"Winners: {', '.join(f'seat {s}' for s in state.winners)}", file=out)
+    print(f"Losers: {', '.join(f'seat {s}' for s in state.losers)}", file=out)
+    return state
+
+
+_VARIANTS = (
+    "schleck",
+    "dealer_stock_limit",
+    "must_head",
+    "overshoot",
+    "plus_fifty",
+    "start_score",
+    "hearts_double",
+    "min_fold_score",
+)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play and print the game the options ask for; returns the exit status."""
+    try:
+        given: dict[str, Any] = {
+            name: getattr(args, name) for name in _VARIANTS if getattr(args, name) is not None
+        }
+        rules = attrs.evolve(args.rules, **given)
+        if not 0 <= args.dealer < args.players:
+            raise ValueError(f"--dealer must be a seat from 0 to {args.players - 1}")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    play_and_print(args.players, rules, args.seed, args.dealer, args.max_deals, sys.stdout)
+    return 0
