@@ -153,8 +153,18 @@ def test_diagram_labels_start_right_of_the_self_loops() -> None:
 
 def test_private_names_are_found() -> None:
     surface = _load("api_surface")
-    assert surface.private_names("tuple[CutEntry, ...] | _TrickData | int") == [
-        "CutEntry",
+    assert surface.private_names("tuple[NoSuchAlias, ...] | _TrickData | int") == [
+        "NoSuchAlias",
         "_TrickData",
     ]
     assert surface.private_names("random.Random | Sequence[Card] | Literal['x']") == []
+
+
+def test_public_signatures_name_only_public_types() -> None:
+    surface = _load("api_surface")
+    found = {
+        name: sorted(set(hidden))
+        for name, text in surface.documented_signatures()
+        if (hidden := surface.private_names(text))
+    }
+    assert found == {}

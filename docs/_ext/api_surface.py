@@ -3,8 +3,8 @@
 Free of Sphinx imports, so that both the docs extension (``watten_docs``, at build
 time) and the test suite (tests/test_docs_layout.py, without the docs extra) apply
 the same rule: a signature on a public page names only public types.  A reader who
-meets ``tuple[CutEntry, ...]`` or ``_TrickData`` in a signature can neither import it
-nor find it in the reference.
+meets an undocumented alias (``tuple[_TrickData, ...]``) in a signature can neither
+import it nor find it in the reference.
 
 A name in a signature is public when it is a builtin, a name of :mod:`typing`,
 :mod:`collections.abc` or one of the few standard modules the API takes values of, or
@@ -34,7 +34,9 @@ FACTORY_MADE = {
 }
 """Classes whose attrs constructor is internal: their signature would list private fields."""
 
-STANDARD_MODULES = ("random", "typing", "collections", "pathlib", "types", "enum", "io")
+STANDARD_MODULES = (
+    "argparse", "collections", "enum", "io", "pathlib", "random", "types", "typing"
+)  # fmt: skip
 """Dotted names from these modules (``random.Random``) are public types."""
 
 _NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -50,12 +52,21 @@ def public_modules() -> Iterator[ModuleType]:
             yield importlib.import_module(f"{PACKAGE}.{info.name}")
 
 
+def every_public_module() -> Iterator[ModuleType]:
+    """:func:`public_modules` and the public modules of its subpackages (``arena.report``)."""
+    package = importlib.import_module(PACKAGE)
+    yield package
+    for info in pkgutil.walk_packages(package.__path__, prefix=f"{PACKAGE}."):
+        if not any(part.startswith("_") for part in info.name.split(".")):
+            yield importlib.import_module(info.name)
+
+
 @lru_cache(maxsize=1)
 def public_names() -> frozenset[str]:
     """Every name a signature may use: builtins, typing, and the package's ``__all__``."""
     names = set(dir(builtins)) | set(typing.__all__) | set(collections.abc.__all__)
     names |= {"Random", "Path", "Self", "TextIO", "Enum"}
-    for module in public_modules():
+    for module in every_public_module():
         names.update(getattr(module, "__all__", ()))
     return frozenset(names)
 
@@ -63,8 +74,8 @@ def public_names() -> frozenset[str]:
 def private_names(annotation: str) -> list[str]:
     """The names in annotation text (no parameter names) that a reader cannot look up.
 
-    >>> private_names("DealInfo, tuple[CutEntry, ...], _TrickData")
-    ['CutEntry', '_TrickData']
+    >>> private_names("DealInfo, tuple[NoSuchAlias, ...], _TrickData")
+    ['NoSuchAlias', '_TrickData']
     >>> private_names("random.Random, Literal['a'], GameState | None")
     []
     """
@@ -123,7 +134,7 @@ def documented_signatures() -> Iterator[tuple[str, str]]:
     class that defines them).
     """
     seen: set[int] = set()
-    for module in public_modules():
+    for module in every_public_module():
         if module.__name__ == PACKAGE:
             continue  # its page lists the names; each is documented in its module
         for name in getattr(module, "__all__", ()):

@@ -434,5 +434,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", register_html_anchors)
     app.connect("env-check-consistency", check_api_documented)
     app.connect("env-check-consistency", check_documented_once)
+    app.connect("autodoc-process-signature", check_signature_names)
     app.connect("missing-reference", resolve_short_names)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

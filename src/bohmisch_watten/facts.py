@@ -12,6 +12,7 @@ from typing import Final
 
 from .cards import DECK, Card, Suit
 from .summary import Trick
+from .tricks import PlayedTrick, Plays
 
 __all__ = ["DealFacts"]
 
@@ -33,8 +34,8 @@ class DealFacts:
     _took_trump: bool
     _folded: tuple[bool, ...]
     _exchanged: tuple[int, ...]
-    _trick: tuple[tuple[int, int], ...]
-    _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    _trick: Plays
+    _tricks: tuple[PlayedTrick, ...]
     _tricks_won: tuple[int, ...]
 
     @property

@@ -34,6 +34,9 @@ __all__ = [
     "MACHINE",
     "TABLE",
     "TRANSITIONS",
+    "Decider",
+    "Guard",
+    "Option",
     "Phase",
     "compile_decider",
     "resolve",
@@ -62,6 +65,7 @@ class Phase(enum.Enum):
 
 
 Guard = Callable[["GameState", Any], bool]
+"""``guard(state, action)``: whether a guarded transition is taken (see :data:`GUARDS`)."""
 
 
 def ritual_over(state: GameState, action: object) -> bool:

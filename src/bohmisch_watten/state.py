@@ -44,6 +44,7 @@ from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, game_returns, post_scores
 from .summary import DealSummary, PastDeals
 from .tables import CRITICAL_MASK, FULL_DECK, bits
+from .tricks import PlayedTrick, Plays
 from .tricks import _explain_illegal_play as explain_illegal_play
 from .tricks import _legal_play_mask as legal_play_mask
 from .tricks import _trick_winner as trick_winner
@@ -177,8 +178,8 @@ class GameState(DealFacts):
     _exchanged: tuple[int, ...]
     _discards: tuple[int, ...]
     _cut: tuple[tuple[int, int, bool], ...]
-    _trick: tuple[tuple[int, int], ...]
-    _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    _trick: Plays
+    _tricks: tuple[PlayedTrick, ...]
     _tricks_won: tuple[int, ...]
     _record: tuple[Position, PastDeals]
     _history: _Node | None = attrs.field(eq=_history_tuple)
@@ -989,8 +990,8 @@ def _build_state(
     exchanged: tuple[int, ...] | None = None,
     discards: tuple[int, ...] | None = None,
     cut: tuple[tuple[int, int, bool], ...] = (),
-    trick: tuple[tuple[int, int], ...] = (),
-    tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...] = (),
+    trick: Plays = (),
+    tricks: tuple[PlayedTrick, ...] = (),
     tricks_won: tuple[int, ...] | None = None,
     history: _Node | None = None,
 ) -> GameState:

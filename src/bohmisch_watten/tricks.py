@@ -26,10 +26,25 @@ from collections.abc import Iterable, Sequence
 from .cards import DECK, Card, Suit
 from .tables import BEATS, EFFECTIVE, FOLLOW_MASK, STRENGTH, TRUMP, TRUMP_MASK, bits
 
-__all__ = ["beats", "is_trump", "legal_cards", "winning_play"]
+__all__ = [
+    "CardPlay",
+    "Play",
+    "PlayedTrick",
+    "Plays",
+    "beats",
+    "is_trump",
+    "legal_cards",
+    "winning_play",
+]
 
 Play = tuple[int, int]
 """One card played to a trick: ``(seat, card index)``."""
+
+Plays = tuple[Play, ...]
+"""The cards played to one trick so far, in order (the engine's and the sampler's form)."""
+
+PlayedTrick = tuple[Plays, int]
+"""A finished trick: its plays and the seat that won it (R27)."""
 
 
 def _best_play(trick: Sequence[Play], trump: int) -> Play:

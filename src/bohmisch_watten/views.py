@@ -45,16 +45,16 @@ from .facts import DealFacts
 from .phases import Phase
 from .position import Position
 from .rules import Rules
-from .sampling import CutEntry, DealInfo, Plan, Plays
+from .sampling import CutEntry, DealInfo, Plan
 from .scoring import game_returns
 from .state import GameState, _build_state
 from .summary import DealSummary, PastDeals, PublicDeal
 from .tables import CRITICAL_MASK, bits
+from .tricks import PlayedTrick, Plays
 
 __all__ = ["PlayerView", "PublicDeal"]
 
 _Node = tuple[Any, int | None, Action]
-_TrickData = tuple[Plays, int]
 
 
 def _codes(mask: int) -> list[str]:
@@ -109,7 +109,7 @@ class PlayerView(DealFacts):
     _exchanged: tuple[int, ...]
     _stock_size: int
     _trick: Plays
-    _tricks: tuple[_TrickData, ...]
+    _tricks: tuple[PlayedTrick, ...]
     _tricks_won: tuple[int, ...]
     _past: PastDeals
     winners: tuple[int, ...]
