@@ -37,6 +37,7 @@ import attrs
 
 from .errors import FormatError
 from .rules import Rules
+from .seats import right_of
 
 __all__ = ["MAX_POSITION_CHARS", "Position"]
 
@@ -124,10 +125,10 @@ class Position:
         if any(folded):
             if self.deal_number == 1:
                 raise ValueError("Position.folded: nobody folds before the first deal (R21.1)")
-            if folded[(self.dealer - 1) % n]:
+            if folded[right_of(self.dealer, n)]:
                 raise ValueError(
                     "Position.folded: the previous dealer "
-                    f"(seat {(self.dealer - 1) % n}) must have played (R21.5)"
+                    f"(seat {right_of(self.dealer, n)}) must have played (R21.5)"
                 )
             if n - sum(folded) < 2:
                 raise ValueError("Position.folded: at least two players play every deal (R21.6)")

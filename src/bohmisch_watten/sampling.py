@@ -38,6 +38,7 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
+from .seats import seat_order
 from .tables import CRITICAL_MASK, FULL_DECK, bits
 from .tricks import PlayedTrick, Plays
 from .tricks import _legal_play_mask as legal_play_mask
@@ -139,7 +140,7 @@ class Plan:
         """Count, once per view, every way the hidden cards can be placed (see the class)."""
         self.info = info
         n, dealer, obs = info.num_players, info.dealer, info.observer
-        self.order = [(dealer + 1 + i) % n for i in range(n)]  # R2, R15, R18
+        self.order = seat_order(dealer, n)  # R2, R15, R18
         taken_by = [0] * n
         self.takes: list[int] = []
         for seat, card, taken, _ in info.cut:

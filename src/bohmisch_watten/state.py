@@ -42,6 +42,7 @@ from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
 from .position import Position
 from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, game_returns, post_scores
+from .seats import left_of, right_of, seat_order
 from .summary import DealSummary, PastDeals
 from .tables import CRITICAL_MASK, FULL_DECK, bits
 from .tricks import PlayedTrick, Plays
@@ -96,6 +97,7 @@ def _discard_masks(hand: int) -> tuple[int, ...]:
 
 
 _UP_TO: Final = (1, 6, 16, 26, 31, 32)
+"""``_UP_TO[k]``: how many of :func:`_discard_masks` have at most ``k`` cards."""
 
 
 def _exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...]:
@@ -114,7 +116,6 @@ def _exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ..
 
 _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
 """Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
-"""``_UP_TO[k]``: how many of :func:`_discard_masks` have at most ``k`` cards."""
 _PLAYS: Final = tuple(
     tuple(tuple(PLAY_ACTIONS[suit * 8 + i] for i in bits(byte)) for byte in range(256))
     for suit in range(4)
@@ -220,12 +221,12 @@ class GameState(DealFacts):
     @property
     def forehand(self) -> int:
         """The seat left of the dealer: first to receive, decide and lead (R2)."""
-        return (self.dealer + 1) % self.num_players
+        return left_of(self.dealer, self.num_players)
 
     @property
     def cutter(self) -> int:
         """The seat right of the dealer, who cuts (R2)."""
-        return (self.dealer - 1) % self.num_players
+        return right_of(self.dealer, self.num_players)
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -330,7 +331,7 @@ class GameState(DealFacts):
         if self.phase is Phase.GAME_OVER:
             n = self.num_players
             return Position(
-                n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
+                n, self.rules, left_of(self.dealer, n), self.deal_number + 1, self.scores,
                 self._previous_folds(),
             )  # fmt: skip
         start = self._start
@@ -409,7 +410,8 @@ class GameState(DealFacts):
         """
         phase = self.phase
         if phase is Phase.PLAY:
-            seat: int = self.current_player  # type: ignore[assignment]
+            seat = self.current_player
+            assert seat is not None  # only the shuffle is chance (R11)
             mask = legal_play_mask(
                 self._hands[seat], self._trick, self._trump >> 3, self.rules.must_head
             )
@@ -426,7 +428,8 @@ class GameState(DealFacts):
         return ()
 
     def _exchange_actions(self) -> tuple[Action, ...]:
-        seat: int = self.current_player  # type: ignore[assignment]
+        seat = self.current_player
+        assert seat is not None  # only the shuffle is chance (R11)
         stock = len(self._pack)
         if seat == self.dealer:  # R19: the dealer plays and may take the trump card
             return _exchange_options(
@@ -461,7 +464,7 @@ class GameState(DealFacts):
         if seat == self.dealer:
             return "R21.5: the dealer must play"
         n = self.num_players
-        if seat == (self.dealer - 1) % n and all(
+        if seat == right_of(self.dealer, n) and all(
             self._folded[s] for s in range(n) if s not in (seat, self.dealer)
         ):
             return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
@@ -482,7 +485,8 @@ class GameState(DealFacts):
         if self.phase is Phase.DEAL:
             return isinstance(action, Shuffle) and _pack_problem(action.pack) is None
         if isinstance(action, PlayCard) and self.phase is Phase.PLAY:
-            actor: int = self.current_player  # type: ignore[assignment]
+            actor = self.current_player
+            assert actor is not None  # only the shuffle is chance (R11)
             mask = legal_play_mask(
                 self._hands[actor], self._trick, self._trump >> 3, self.rules.must_head
             )
@@ -518,7 +522,7 @@ class GameState(DealFacts):
         """
         return game_returns(self.num_players, self.winners, self.losers)
 
-    # ------------------------------------------------- views (issue 4) go here
+    # ----------------------------------------------------------------- views
 
     def view(self, player: int) -> PlayerView:
         """What seat ``player`` may know now: a :class:`PlayerView` (R13, R23).
@@ -531,7 +535,7 @@ class GameState(DealFacts):
 
         return make_view(self, player)
 
-    # ------------------------------------------ serialization (issue 5) goes here
+    # ------------------------------------------------- records and serialization
 
     def record(self) -> GameRecord:
         """The game so far as a :class:`~bohmisch_watten.records.GameRecord`.
@@ -670,7 +674,7 @@ def _pack_problem(pack: tuple[object, ...]) -> str | None:
         return f"R11: a shuffle must hold all 32 cards once, got {len(pack)} cards"
     mask = 0
     for card in pack:
-        mask |= 1 << card.index  # type: ignore[attr-defined]
+        mask |= 1 << _INDEX[card]
     if mask != FULL_DECK:
         missing = ", ".join(str(DECK[i]) for i in bits(FULL_DECK & ~mask))
         return f"R11: a shuffle must hold all 32 cards once; missing {missing}"
@@ -689,7 +693,7 @@ def _first_look(
     step = len(cut)
     if schleck is Schleck.NONE or step >= 3 or (cut and not cut[-1][2]):
         return cut, None
-    cutter = (state.dealer - 1) % state.num_players
+    cutter = right_of(state.dealer, state.num_players)
     seat = cutter if schleck is Schleck.CUTTER_ONLY or step % 2 == 0 else state.dealer
     card = pack[-1]
     cut = (*cut, (seat, card, False))
@@ -720,7 +724,8 @@ def _take_or_leave(
 ) -> GameState:
     dest = decide(state, action)
     assert dest is not None
-    seat: int = state.current_player  # type: ignore[assignment]
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
     pack, hands, cut = state._pack, state._hands, state._cut
     if isinstance(action, TakeCritical):  # R12: into the hand, shown to everybody (R13)
         card = pack[-1]
@@ -741,7 +746,7 @@ def _take_or_leave(
 def _deal(state: GameState, dest: Phase) -> GameState:
     """R15: packets of 3 − k and 2 clockwise from forehand, the trump card between."""
     n, dealer, pack = state.num_players, state.dealer, state._pack
-    order = [(dealer + 1 + i) % n for i in range(n)]
+    order = seat_order(dealer, n)
     hands = list(state._hands)
     pos = 0
     for seat in order:
@@ -764,9 +769,9 @@ def _deal(state: GameState, dest: Phase) -> GameState:
 
 def _next_active(folded: tuple[bool, ...], seat: int) -> int:
     n = len(folded)
-    seat = (seat + 1) % n
+    seat = left_of(seat, n)
     while folded[seat]:
-        seat = (seat + 1) % n
+        seat = left_of(seat, n)
     return seat
 
 
@@ -776,11 +781,12 @@ def _fold(state: GameState, action: Fold, decide: Decider) -> GameState:
         raise IllegalActionError(reason)
     dest = decide(state, action)
     assert dest is not None
-    seat: int = state.current_player  # type: ignore[assignment]
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
     folded = tuple(f or s == seat for s, f in enumerate(state._folded))
     return GameState(
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
-        (seat + 1) % state.num_players, state._pack, state._hands, state._trump, False,
+        left_of(seat, state.num_players), state._pack, state._hands, state._trump, False,
         folded, state._exchanged, state._discards, state._cut, (), (), state._tricks_won,
         state._record, (state._history, seat, action),
     )  # fmt: skip
@@ -809,7 +815,8 @@ def _exchange_problem(state: GameState, seat: int, action: Exchange) -> str:
 
 
 def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
-    seat: int = state.current_player  # type: ignore[assignment]
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
     mask = action._mask
     take = action.take_trump_card
     hand = state._hands[seat]
@@ -834,7 +841,7 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
     nxt = (
         _next_active(state._folded, state.dealer)
         if dest is Phase.PLAY
-        else (seat + 1) % state.num_players
+        else left_of(seat, state.num_players)
     )
     return GameState(
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
@@ -853,7 +860,8 @@ def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
 
 
 def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
-    seat: int = state.current_player  # type: ignore[assignment]
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
     card = action.card.index
     hand = state._hands[seat]
     trick = state._trick
@@ -874,7 +882,7 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         trick = ()
         nxt: int | None = None if dest is Phase.SCORE else winner
     else:
-        nxt = (seat + 1) % state.num_players
+        nxt = left_of(seat, state.num_players)
         if folded[nxt]:
             nxt = _next_active(folded, nxt)
     return GameState(
@@ -913,7 +921,7 @@ def _score(state: GameState, dest: Phase) -> GameState:
     if dest is Phase.GAME_OVER:
         dealer, deal_number = state.dealer, state.deal_number
     else:
-        dealer, deal_number = (state.dealer + 1) % n, state.deal_number + 1  # R4
+        dealer, deal_number = left_of(state.dealer, n), state.deal_number + 1  # R4
     start, past = state._record
     return GameState(
         n, rules, dest, dealer, deal_number, scores, None, (), (0,) * n, -1, False,
@@ -1006,7 +1014,7 @@ def _build_state(
     n = position.num_players
     dealer, deal_number = position.dealer, position.deal_number
     if phase is Phase.GAME_OVER:
-        dealer, deal_number = (dealer - 1) % n, deal_number - 1
+        dealer, deal_number = right_of(dealer, n), deal_number - 1
     return GameState(
         n, position.rules, phase, dealer, deal_number, position.scores, current_player, pack,
         (0,) * n if hands is None else hands, trump, took_trump,
@@ -1042,6 +1050,6 @@ def next_game(state: GameState) -> GameState:
         raise ValueError("next_game() needs a finished game (phase GAME_OVER)")
     n = state.num_players
     low = min(state.scores[w] for w in state.winners)
-    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    order = seat_order(state.dealer, n)
     dealer = next(s for s in order if s in state.winners and state.scores[s] == low)
     return new_game(n, rules=state.rules, dealer=dealer)

@@ -47,6 +47,7 @@ from .position import Position
 from .rules import Rules
 from .sampling import CutEntry, DealInfo, Plan
 from .scoring import game_returns
+from .seats import left_of, seat_order
 from .state import GameState, _build_state
 from .summary import DealSummary, PastDeals, PublicDeal
 from .tables import CRITICAL_MASK, bits
@@ -186,7 +187,7 @@ class PlayerView(DealFacts):
             n = self.num_players
             if self.phase is Phase.GAME_OVER:
                 position = Position(
-                    n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
+                    n, self.rules, left_of(self.dealer, n), self.deal_number + 1, self.scores,
                     self._previous_folds,
                 )  # fmt: skip
             else:
@@ -246,7 +247,7 @@ class PlayerView(DealFacts):
         if self._trump < 0:
             return tuple(out)
         n = self.num_players
-        for q in ((self.dealer + 1 + i) % n for i in range(n)):
+        for q in seat_order(self.dealer, n):
             if self._folded[q]:
                 out.append((q, FOLD))
             elif self._exchanged[q] >= 0:
@@ -420,7 +421,7 @@ def _deal_nodes(
     if info.trump < 0:
         return head
     n, dealer = info.num_players, info.dealer
-    for q in ((dealer + 1 + i) % n for i in range(n)):
+    for q in seat_order(dealer, n):
         if info.folded[q]:
             head = _push(head, q, FOLD)
         elif info.exchanged[q] >= 0:
@@ -462,7 +463,7 @@ def make_view(state: GameState, player: int) -> PlayerView:
     exchanged = state._exchanged
     if phase is not Phase.CUT and exchanged[player] > 0:
         dealer, took = state.dealer, state._took_trump
-        order = [(dealer + 1 + i) % n for i in range(n)]
+        order = seat_order(dealer, n)
         counts = {
             q: exchanged[q] - (1 if q == dealer and took else 0) for q in order if exchanged[q] >= 0
         }
@@ -506,7 +507,7 @@ def past_problem(past: PastDeals, position: Position, phase: Phase) -> str | Non
         if previous is not None:
             if deal.deal_number != previous.deal_number + 1:
                 return f"deal {deal.deal_number} follows deal {previous.deal_number}"
-            if deal.dealer != (previous.dealer + 1) % n:
+            if deal.dealer != left_of(previous.dealer, n):
                 return f"deal {deal.deal_number}: dealt by seat {deal.dealer} (R4)"
             if before != previous.scores:
                 return f"deal {deal.deal_number}: the scores do not follow from the deal before"
@@ -525,7 +526,7 @@ def past_problem(past: PastDeals, position: Position, phase: Phase) -> str | Non
         final = phase is Phase.GAME_OVER
         follows = (
             position.deal_number == previous.deal_number + 1
-            and position.dealer == (previous.dealer + 1) % n
+            and position.dealer == left_of(previous.dealer, n)
             and position.scores == previous.scores
             and position.folded == previous.folded
         )
