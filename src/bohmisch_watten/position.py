@@ -30,13 +30,13 @@ or the fields that differ from the defaults as ``name:value`` separated by ``;``
 
 from __future__ import annotations
 
-import enum
 from typing import Any, Final
 
 import attrs
 
 from .errors import FormatError
 from .rules import Rules
+from .rules import _format as rule_value_text
 from .seats import right_of
 
 __all__ = ["MAX_POSITION_CHARS", "Position"]
@@ -231,17 +231,9 @@ def _fold(value: str) -> bool:
     return value == "1"
 
 
-def _value_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    return str(value)
-
-
 def _rules_text(rules: Rules) -> str:
     parts = [
-        f"{field.name}:{_value_text(getattr(rules, field.name))}"
+        f"{field.name}:{rule_value_text(getattr(rules, field.name))}"
         for field in attrs.fields(Rules)
         if getattr(rules, field.name) != getattr(_DEFAULT_RULES, field.name)
     ]

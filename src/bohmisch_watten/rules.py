@@ -134,6 +134,7 @@ class Rules:
 
 
 def _format(value: object) -> str:
+    """A field's value as rules notation writes it: ``true``, ``none``, ``3``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, enum.Enum):

@@ -48,14 +48,12 @@ from .rules import Rules
 from .sampling import CutEntry, DealInfo, Plan
 from .scoring import game_returns
 from .seats import left_of, seat_order
-from .state import GameState, _build_state
+from .state import GameState, _build_state, _Node
 from .summary import DealSummary, PastDeals, PublicDeal
 from .tables import CRITICAL_MASK, bits
 from .tricks import PlayedTrick, Plays
 
 __all__ = ["PlayerView", "PublicDeal"]
-
-_Node = tuple[Any, int | None, Action]
 
 
 def _codes(mask: int) -> list[str]:
