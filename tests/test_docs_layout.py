@@ -164,7 +164,7 @@ def test_public_signatures_name_only_public_types() -> None:
     surface = _load("api_surface")
     found = {
         name: sorted(set(hidden))
-        for name, text in surface.documented_signatures()
-        if (hidden := surface.private_names(text))
+        for name, text, namespace in surface.documented_signatures()
+        if (hidden := surface.private_names(text, namespace))
     }
     assert found == {}

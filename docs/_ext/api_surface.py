@@ -21,7 +21,7 @@ import inspect
 import pkgutil
 import re
 import typing
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
@@ -71,8 +71,11 @@ def public_names() -> frozenset[str]:
     return frozenset(names)
 
 
-def private_names(annotation: str) -> list[str]:
+def private_names(annotation: str, namespace: Mapping[str, Any] | None = None) -> list[str]:
     """The names in annotation text (no parameter names) that a reader cannot look up.
+
+    ``namespace`` is the globals of the module the annotation was written in: a name
+    imported there from another library (``Starlette``) is that library's public type.
 
     >>> private_names("DealInfo, tuple[NoSuchAlias, ...], _TrickData")
     ['NoSuchAlias', '_TrickData']
@@ -80,7 +83,7 @@ def private_names(annotation: str) -> list[str]:
     []
     """
     found = []
-    allowed = public_names()
+    allowed = public_names() | _foreign_names(namespace or {})
     for name in _NAME.findall(_QUOTED.sub("''", annotation)):
         parts = name.split(".")
         if any(part.startswith("_") for part in parts):
@@ -91,6 +94,17 @@ def private_names(annotation: str) -> list[str]:
         elif name not in allowed:
             found.append(name)
     return found
+
+
+def _foreign_names(namespace: Mapping[str, Any]) -> set[str]:
+    """Names bound in a module's globals to classes of other libraries."""
+    return {
+        name
+        for name, value in namespace.items()
+        if not name.startswith("_")
+        and inspect.isclass(value)
+        and not str(getattr(value, "__module__", "")).startswith(PACKAGE)
+    }
 
 
 def signature_text(obj: Any) -> str:
@@ -124,8 +138,8 @@ def _annotation_text(annotation: Any) -> str:
     return _FORWARD_REF.sub(r"\2", inspect.formatannotation(annotation))
 
 
-def documented_signatures() -> Iterator[tuple[str, str]]:
-    """``(qualified name, annotations)`` of every callable the API reference shows.
+def documented_signatures() -> Iterator[tuple[str, str, Mapping[str, Any]]]:
+    """``(qualified name, annotations, namespace)`` of every callable the reference shows.
 
     Functions and classes of every public module's ``__all__`` (where autodoc documents
     them, whichever module defines them); for each class its constructor
@@ -143,17 +157,19 @@ def documented_signatures() -> Iterator[tuple[str, str]]:
                 continue
             seen.add(id(obj))
             qualified = f"{module.__name__}.{name}"
+            namespace = vars(inspect.getmodule(obj) or module)
             if inspect.isfunction(obj):
-                yield qualified, signature_text(obj)
+                yield qualified, signature_text(obj), namespace
                 continue
             if qualified not in FACTORY_MADE:
-                yield qualified, signature_text(obj)
+                yield qualified, signature_text(obj), namespace
             for member, value in vars(obj).items():
                 if member.startswith("_"):
                     continue
                 if isinstance(value, property) and value.fget is not None:
-                    yield f"{qualified}.{member}", signature_text(value.fget)
+                    value = value.fget
                 elif isinstance(value, (classmethod, staticmethod)):
-                    yield f"{qualified}.{member}", signature_text(value.__func__)
-                elif inspect.isfunction(value):
-                    yield f"{qualified}.{member}", signature_text(value)
+                    value = value.__func__
+                elif not inspect.isfunction(value):
+                    continue
+                yield f"{qualified}.{member}", signature_text(value), namespace

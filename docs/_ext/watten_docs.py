@@ -314,7 +314,8 @@ def check_signature_names(
     target = obj.fget if isinstance(obj, property) else obj
     if not callable(target):
         return
-    hidden = private_names(signature_text(target))
+    module = inspect.getmodule(target)
+    hidden = private_names(signature_text(target), vars(module) if module else None)
     if hidden:
         logger.warning(
             "the documented signature of %s names %s, which the API reference does not "

@@ -188,6 +188,12 @@ class Card:
             return NotImplemented
         return self.index >= other.index
 
+    def _repr_svg_(self) -> str:
+        """The card face, for Jupyter (see :mod:`bohmisch_watten.svg`)."""
+        from .svg import card_svg  # svg draws cards, so it imports this module
+
+        return card_svg(self)
+
     def __reduce__(self) -> tuple[type[Card], tuple[Suit, Rank]]:
         return (Card, (self.suit, self.rank))
 

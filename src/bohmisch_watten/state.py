@@ -535,6 +535,12 @@ class GameState(DealFacts):
 
         return make_view(self, player)
 
+    def _repr_svg_(self) -> str:
+        """Every hand face up, for Jupyter (:func:`~bohmisch_watten.svg.state_svg`)."""
+        from .svg import state_svg  # svg imports this module
+
+        return state_svg(self)
+
     # ------------------------------------------------- records and serialization
 
     def record(self) -> GameRecord:

@@ -223,6 +223,12 @@ class PlayerView(DealFacts):
             f"{self.phase.name}, {turn}, hand [{hand}]>"
         )
 
+    def _repr_svg_(self) -> str:
+        """The table as this seat sees it, for Jupyter (:func:`~bohmisch_watten.svg.table_svg`)."""
+        from .svg import table_svg  # svg imports this module
+
+        return table_svg(self)
+
     # ------------------------------------------------------------- derived data
 
     def public_history(self) -> tuple[tuple[int | None, Action | None], ...]:
