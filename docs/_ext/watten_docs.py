@@ -19,7 +19,8 @@
   a reader cannot look up (``CutEntry``, ``_TrickData``; the rule is
   ``api_surface.private_names``), no function or property is documented twice (a
   mixin's properties again on each subclass), and no page lists what Python defines
-  (``count`` and ``index`` of a tuple), which autodoc skips in the first place.
+  (``count`` and ``index`` of a tuple), which autodoc skips in the first place; no
+  signature or value shows an object's ``repr`` (``<function …>``, ``<module …>``).
 """
 
 from __future__ import annotations
@@ -327,6 +328,29 @@ def check_signature_names(
         )
 
 
+_OBJECT_REPR = re.compile(r"<(?:function|module|bound method|class) |<locals>|object at 0x")
+
+
+def check_rendered_reprs(app: Sphinx, doctree: nodes.document) -> None:
+    """Warn when a documented signature or value shows an object's ``repr``.
+
+    ``<function compile_decider.<locals>.<lambda>>`` or ``<module … from '/home/…'>``
+    tells a reader nothing and leaks private names and build paths: a default should
+    be a value (``None``), and a table of functions is documented without its value
+    (``:meta hide-value:`` in its docstring).
+    """
+    for signature in doctree.findall(addnodes.desc_signature):
+        text = signature.astext()
+        if _OBJECT_REPR.search(text):
+            logger.warning(
+                "a documented signature or value shows an object repr: %s",
+                text[:120],
+                location=(app.env.docname, signature.line),
+                type="watten",
+                subtype="object-repr",
+            )
+
+
 def _resolve(fullname: str) -> tuple[object, object] | None:
     """The documented object of a py-domain name and its parent (class or module)."""
     parts = fullname.split(".")
@@ -433,6 +457,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("api-names", ApiNames)
     app.add_role("rule", rule_role)
     app.connect("doctree-read", register_html_anchors)
+    app.connect("doctree-read", check_rendered_reprs)
     app.connect("env-check-consistency", check_api_documented)
     app.connect("env-check-consistency", check_documented_once)
     app.connect("autodoc-process-signature", check_signature_names)
