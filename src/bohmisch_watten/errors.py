@@ -11,6 +11,12 @@ class IllegalActionError(ValueError):
     The message names the rule that forbids the action and why, for example
     ``"R25.1: must follow Bells with SA or S9"``, so a UI can show it to a person as is.
     The state the action was applied to is unchanged (states are immutable).
+
+    A message names only cards that the seat to act may know: its own hand, discards
+    and draws, public cards, and the cards of the refused action itself.  A server that
+    passes ``seat=`` to :meth:`GameState.apply` can therefore show the message to the
+    seat that sent the action: a seat that is not to act is told whose turn it is and
+    nothing else.
     """
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from .cards import Suit
 from .rules import Overshoot, Rules
 
-__all__ = ["deal_points", "game_result", "post_scores"]
+__all__ = ["deal_points", "game_result", "game_returns", "post_scores"]
 
 
 def deal_points(
@@ -72,3 +72,19 @@ def game_result(scores: Sequence[int], rules: Rules) -> tuple[tuple[int, ...], t
     rest = [seat for seat in range(len(scores)) if seat not in reached]
     high = max(scores[seat] for seat in rest)
     return reached, tuple(seat for seat in rest if scores[seat] == high)
+
+
+def game_returns(
+    num_players: int, winners: Sequence[int], losers: Sequence[int]
+) -> tuple[float, ...]:
+    """Per seat, +1.0 for a winner, -1.0 for a loser, 0.0 for everybody else (R34).
+
+    Before the end of the game both lists are empty, so every return is 0.0: the
+    zero-until-terminal convention of learning libraries.
+    """
+    out = [0.0] * num_players
+    for seat in winners:
+        out[seat] = 1.0
+    for seat in losers:
+        out[seat] = -1.0
+    return tuple(out)

@@ -38,10 +38,11 @@ from .errors import IllegalActionError
 from .facts import SUITS, DealFacts
 from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
 from .rules import Rules, Schleck
-from .scoring import deal_points, game_result, post_scores
+from .scoring import deal_points, game_result, game_returns, post_scores
 from .summary import DealSummary
 from .tables import CRITICAL_MASK, FULL_DECK, bits
 from .tricks import explain_illegal_play, legal_play_mask, trick_winner
+from .turns import seat_may_act, turn_message
 
 if TYPE_CHECKING:
     from .records import GameRecord
@@ -298,14 +299,24 @@ class GameState(DealFacts):
             return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
         return None
 
-    def is_legal(self, action: object) -> bool:
-        """Whether :meth:`apply` would accept ``action`` (chance nodes included)."""
+    def is_legal(self, action: object, *, seat: int | None = None) -> bool:
+        """Whether :meth:`apply` would accept ``action`` (chance nodes included).
+
+        With ``seat``, also whether that seat is the one to act: False for any other
+        seat, and for every seat at a chance node or at the end.
+
+        Raises:
+            TypeError: naming ``seat`` if it is neither None nor an int.
+            ValueError: naming ``seat`` if it is not a seat of this game.
+        """
+        if seat is not None and not seat_may_act(seat, self.current_player, self.num_players):
+            return False
         if self.phase is Phase.DEAL:
             return isinstance(action, Shuffle) and _pack_problem(action.pack) is None
         if isinstance(action, PlayCard) and self.phase is Phase.PLAY:
-            seat: int = self.current_player  # type: ignore[assignment]
+            actor: int = self.current_player  # type: ignore[assignment]
             mask = legal_play_mask(
-                self._hands[seat], self._trick, self._trump >> 3, self.rules.must_head
+                self._hands[actor], self._trick, self._trump >> 3, self.rules.must_head
             )
             return bool(mask >> action.card.index & 1)
         return action in self.legal_actions()
@@ -323,6 +334,19 @@ class GameState(DealFacts):
         pack = list(DECK)
         rng.shuffle(pack)
         return Shuffle(pack)
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat, +1.0 for a winner, -1.0 for a loser, 0.0 otherwise (R34).
+
+        All 0.0 until the game is over, as OpenSpiel's ``returns()``.  Per-deal rewards
+        (minus the points of each deal) are in :attr:`last_deal` ``.points``.
+
+        Example:
+            >>> from bohmisch_watten import new_game
+            >>> new_game(3).returns()
+            (0.0, 0.0, 0.0)
+        """
+        return game_returns(self.num_players, self.winners, self.losers)
 
     # ------------------------------------------------- views (issue 4) go here
 
@@ -375,8 +399,13 @@ class GameState(DealFacts):
 
     # -------------------------------------------------------------------- apply
 
-    def apply(self, action: Action) -> GameState:
+    def apply(self, action: Action, *, seat: int | None = None) -> GameState:
         """The state after ``action``; this state is unchanged.
+
+        ``seat`` is who sends the action.  A server relaying players' actions passes it,
+        so that an action from a seat that is not to act (or from any seat at a chance
+        node) is refused with a message that says whose turn it is and nothing else.
+        Without it the action is taken for the seat to act (or for chance).
 
         Phases in which nobody has a choice (the cut when no Critical is offered, and
         the scoring) are passed through here, each by a transition of the phase machine.
@@ -385,7 +414,10 @@ class GameState(DealFacts):
 
         Raises:
             IllegalActionError: for anything not in :meth:`legal_actions` (at a chance
-                node: anything but a :class:`Shuffle` of the 32 cards), naming the rule.
+                node: anything but a :class:`Shuffle` of the 32 cards), naming the rule;
+                for a ``seat`` that is not to act.
+            TypeError: naming ``seat`` if it is neither None nor an int.
+            ValueError: naming ``seat`` if it is not a seat of this game.
 
         Example:
             >>> from bohmisch_watten import DECK, Card, Exchange, Fold, Shuffle
@@ -401,7 +433,14 @@ class GameState(DealFacts):
             ... except IllegalActionError as error:
             ...     print(error)
             R21.1: nobody may fold in the first deal of the game
+            >>> try:
+            ...     after.apply(Fold(), seat=1)
+            ... except IllegalActionError as error:
+            ...     print(error)
+            R18: it is seat 0's turn, not seat 1's
         """
+        if seat is not None and not seat_may_act(seat, self.current_player, self.num_players):
+            raise IllegalActionError(turn_message(self.phase, self.current_player, seat))
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalActionError(

@@ -43,6 +43,7 @@ from .facts import DealFacts
 from .phases import Phase
 from .rules import Rules
 from .sampling import CutEntry, DealInfo, Plan, Plays
+from .scoring import game_returns
 from .state import GameState, new_game
 from .summary import DealSummary
 from .tables import CRITICAL_MASK, bits
@@ -285,6 +286,19 @@ class PlayerView(DealFacts):
         if self.current_player != self.player:
             return ()
         return self._shell().legal_actions()
+
+    def is_legal(self, action: object) -> bool:
+        """Whether this seat may take ``action`` now: ``state.is_legal(action, seat=player)``.
+
+        False whenever another seat (or chance) is to act.  Computed from the view alone.
+        """
+        if self.current_player != self.player:
+            return False
+        return self._shell().is_legal(action)
+
+    def returns(self) -> tuple[float, ...]:
+        """As :meth:`GameState.returns`: +1.0 winner, -1.0 loser, 0.0 else (R34)."""
+        return game_returns(self.num_players, self.winners, self.losers)
 
     def information_set(self) -> tuple[Any, ...]:
         """A compact hashable key, equal for two views exactly when they are equal.
