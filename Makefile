@@ -17,7 +17,7 @@ $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,openspiel,pettingzoo,gymnasium]'
 	touch $@ $(VENV)/.run-installed
 
 $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python

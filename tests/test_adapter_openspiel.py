@@ -1,0 +1,179 @@
+"""The OpenSpiel adapter, proven by OpenSpiel's own random_sim_test and ISMCTS bot."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from bohmisch_watten import Rules  # noqa: E402
+from bohmisch_watten.adapters import openspiel as adapter  # noqa: E402
+from bohmisch_watten.encoding import observation  # noqa: E402
+
+
+def load(**params: object) -> object:
+    text = ",".join(f"{k}={v}" for k, v in params.items())
+    return pyspiel.load_game(f"{adapter.GAME_NAME}({text})")
+
+
+def play_random(state: object, rng: np.random.RandomState) -> list[object]:
+    """Play to the end with uniform chance and random players; return every state seen."""
+    seen = [state.clone()]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        seen.append(state.clone())
+    return seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("mode", ["game", "deal"])
+def test_openspiel_random_sim_test(players: int, mode: str) -> None:
+    """OpenSpiel's own conformance test, with serialization of every state."""
+    game = load(players=players, mode=mode, max_deals=3)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_random_sim_test_under_variant_rules() -> None:
+    game = load(players=3, mode="deal", schleck="none", must_head=False, hearts_double=False)
+    assert game.rules == Rules(schleck="none", must_head=False, hearts_double=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_one_parameter_per_rules_field_with_the_same_default() -> None:
+    params = load().get_parameters()
+    defaults = Rules()
+    for field in attrs.fields(Rules):
+        value = getattr(defaults, field.name)
+        assert params[field.name] == getattr(value, "value", value)
+    assert params["players"] == 4
+    assert params["mode"] == "game"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"players": 5}, {"mode": "tournament"}, {"max_deals": 0}, {"start_score": 0}],
+)
+def test_bad_parameters_are_refused(params: dict[str, object]) -> None:
+    with pytest.raises((pyspiel.SpielError, ValueError)):
+        load(**params)
+
+
+@pytest.mark.rule("R29", "R30", "R31", "R32")
+def test_one_deal_pays_minus_the_score_change() -> None:
+    game = load(players=4, mode="deal")
+    rng = np.random.RandomState(3)
+    for _ in range(3):
+        seen = play_random(game.new_initial_state(), rng)
+        start, end = seen[0].game_state, seen[-1].game_state
+        change = [b - a for b, a in zip(start.scores, end.scores, strict=True)]
+        assert seen[-1].returns() == [float(x) for x in change]
+        assert sum(np.array(s.rewards()) for s in seen[1:]).tolist() == seen[-1].returns()
+        assert any(change)
+        for seat, out in enumerate(end.last_deal.folded):
+            if out:
+                assert change[seat] == 0
+
+
+@pytest.mark.rule("R34")
+def test_whole_game_pays_the_game_returns_or_nothing_at_the_cap() -> None:
+    rng = np.random.RandomState(5)
+    done = play_random(load(players=2, max_deals=200).new_initial_state(), rng)[-1]
+    assert done.game_state.is_terminal
+    assert done.returns() == list(done.game_state.returns())
+    assert sorted(done.returns()) == [-1.0, 1.0]
+    capped = play_random(load(players=3, max_deals=1).new_initial_state(), rng)[-1]
+    assert not capped.game_state.is_terminal
+    assert capped.game_state.deal_number == 2
+    assert capped.returns() == [0.0, 0.0, 0.0]
+
+
+def test_the_pack_is_one_card_per_chance_node() -> None:
+    state = load(players=2).new_initial_state()
+    dealt = []
+    for _ in range(32):
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 32 - len(dealt)
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        card = outcomes[-1][0]
+        dealt.append(card)
+        state.apply_action(card)
+    assert not state.is_chance_node()
+    pack = state.game_state.history[0][1].pack
+    assert [c.index for c in pack] == dealt
+
+
+@pytest.mark.rule("R13", "R23")
+def test_tensors_and_strings_come_from_the_view() -> None:
+    game = load(players=3, mode="deal")
+    for state in play_random(game.new_initial_state(), np.random.RandomState(8))[::7]:
+        for p in range(3):
+            view = state.game_state.view(p)
+            expected = np.array(observation(view), np.float32)
+            assert np.array_equal(np.array(state.observation_tensor(p)), expected)
+            assert np.array_equal(np.array(state.information_state_tensor(p)), expected)
+            assert state.information_state_string(p) == repr(view.information_set())
+            assert f"seat {p}" in state.observation_string(p)
+
+
+@pytest.mark.rule("R13", "R23")
+def test_resampled_states_look_the_same_to_the_seat() -> None:
+    """resample_from_infostate: same information for the seat, other hidden cards."""
+    game = load(players=4, max_deals=3)
+    rng = np.random.RandomState(1)
+    seen = play_random(game.new_initial_state(), rng)
+    differs = 0
+    for state in seen[40::9]:
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        p = state.current_player()
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        other = state.resample_from_infostate(p, sampler)
+        assert other.information_state_string(p) == state.information_state_string(p)
+        assert other.observation_tensor(p) == state.observation_tensor(p)
+        assert other.legal_actions() == state.legal_actions()
+        assert len(other.history()) == len(state.history())
+        differs += other.game_state.hands != state.game_state.hands
+    assert differs > 0
+
+
+def test_serialization_round_trip() -> None:
+    game = load(players=3, mode="deal")
+    state = play_random(game.new_initial_state(), np.random.RandomState(2))[45]
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, state2 = pyspiel.deserialize_game_and_state(text)
+    assert state2.history() == state.history()
+    assert state2.game_state == state.game_state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_ismcts_plays_whole_deals_against_random_play(players: int) -> None:
+    """OpenSpiel's own ISMCTS bot in seat 0, random play elsewhere, whole deals."""
+    game = load(players=players, mode="deal")
+    rng = np.random.RandomState(players)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=20, random_state=rng)
+    for _ in range(2):
+        state = game.new_initial_state()
+        bot_moves = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(actions, p=probs)))
+            elif state.current_player() == 0:
+                action = bot.step(state)
+                assert action in state.legal_actions()
+                state.apply_action(action)
+                bot_moves += 1
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        assert bot_moves >= 1
+        assert state.game_state.deal_number == game.start.deal_number + 1
