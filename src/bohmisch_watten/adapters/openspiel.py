@@ -37,7 +37,7 @@ the 32nd completes the library's :class:`Shuffle`.  Player actions are the 99 id
 the tensor is :func:`bohmisch_watten.encoding.observation` (information-state and
 observation tensors alike), the information-state string is the view's exact key
 :meth:`PlayerView.information_set` (equal exactly for equal views), the observation
-string a short readable summary.  ``resample_from_infostate`` draws with the exact
+string the seat's table as text.  ``resample_from_infostate`` draws with the exact
 sampler :meth:`PlayerView.sample_state` and replays the sample's history, so the
 returned state has a full OpenSpiel history.
 """
@@ -65,6 +65,7 @@ from .episodes import (
     rules_from_params,
 )
 from .positions import deal_start
+from .text import table_text
 
 __all__ = ["GAME_NAME", "WattenGame", "WattenObserver", "WattenState"]
 
@@ -303,13 +304,7 @@ class WattenObserver:
         view = state.game_state.view(player)
         if self._perfect_recall:
             return repr(view.information_set())
-        hand = " ".join(str(c) for c in view.hand)
-        trick = " ".join(f"{s}:{c}" for s, c in view.trick)
-        return (
-            f"seat {player} deal {view.deal_number} {view.phase.value} "
-            f"hand [{hand}] trump {view.trump_card} trick [{trick}] "
-            f"won {list(view.tricks_won)} scores {list(view.scores)}"
-        )
+        return table_text(view)
 
 
 _register: Callable[..., None] = pyspiel.register_game
