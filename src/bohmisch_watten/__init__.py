@@ -40,6 +40,7 @@ from .notation import (
     rules_to_string,
 )
 from .phases import Phase
+from .position import Position
 from .records import GameRecord, load_record, replay
 from .rules import Overshoot, Rules, Schleck
 from .serialization import FORMAT_VERSION, from_json, to_json
@@ -73,6 +74,7 @@ __all__ = [
     "Phase",
     "PlayCard",
     "PlayerView",
+    "Position",
     "PublicDeal",
     "Rank",
     "Rules",

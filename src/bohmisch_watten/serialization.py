@@ -707,10 +707,13 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
         read.seats(data["losers"], f"{where}.losers"),
         read.past(data["past_deals"], f"{where}.past_deals"),
     )
+    last = fields[20]
+    folds = (False,) * n if not isinstance(last, DealSummary) else last.folded
+    all_fields = (*fields, folds)
     # The fields are well-typed now, but may still contradict each other; the view's
     # own code may then fail in any way, which is this input's fault: report it as such.
     try:
-        view = PlayerView(*fields)
+        view = PlayerView(*all_fields)
         again = view.to_dict()
     except Exception as error:  # hostile input reaching the view's own code
         raise FormatError(f"{where}: the fields contradict each other ({error!s:.100})") from None

@@ -37,6 +37,7 @@ from .cards import DECK, Card, Suit
 from .errors import IllegalActionError
 from .facts import SUITS, DealFacts
 from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
+from .position import Position
 from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, game_returns, post_scores
 from .summary import DealSummary
@@ -164,6 +165,7 @@ class GameState(DealFacts):
     winners: tuple[int, ...]
     losers: tuple[int, ...]
     _history: _Node | None = attrs.field(eq=_history_tuple)
+    _start: Position
 
     # ------------------------------------------------------------------ reading
 
@@ -217,8 +219,76 @@ class GameState(DealFacts):
 
     @property
     def history(self) -> tuple[tuple[int | None, Action], ...]:
-        """Every action since :func:`new_game`: ``(seat, action)``, seat None for chance."""
+        """Every action since :attr:`start_position`: ``(seat, action)``, seat None for chance.
+
+        For a game from :func:`new_game` that is every action of the game.
+        """
         return _history_tuple(self._history)
+
+    @property
+    def start_position(self) -> Position:
+        """Where this state's :attr:`history` starts: the game's first deal for a state
+        from :func:`new_game`, the given position for :meth:`from_position`."""
+        return self._start
+
+    def _previous_folds(self) -> tuple[bool, ...]:
+        """Per seat, whether he folded in the previous deal (R21.4)."""
+        last = self.last_deal
+        return self._start.folded if last is None else last.folded
+
+    @property
+    def position(self) -> Position:
+        """The :class:`~bohmisch_watten.Position` at the start of the current deal.
+
+        Once the game is over it is the position the final scores would give: the next
+        dealer (R4), the next deal number, the final scores and the last deal's folds —
+        a position from which no deal is played, since someone has won (R34).
+
+        Example:
+            >>> from bohmisch_watten import new_game
+            >>> str(new_game(3, dealer=1).position)
+            'p3/d1/n1/s20.20.20/f000/default'
+        """
+        if self.phase is Phase.GAME_OVER:
+            n = self.num_players
+            return Position(
+                n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
+                self._previous_folds(),
+            )  # fmt: skip
+        start = self._start
+        if self.deal_number == start.deal_number:
+            return start
+        return Position(
+            self.num_players, self.rules, self.dealer, self.deal_number, self.scores,
+            self._previous_folds(),
+        )  # fmt: skip
+
+    @staticmethod
+    def from_position(position: Position) -> GameState:
+        """A game at the chance node of ``position``'s deal: set up any situation.
+
+        Like a chess FEN: "deal 7, scores 3/12/20/8, seat 2 folded last deal" without
+        playing up to it.  The state's :attr:`history` starts there (empty) and it has no
+        record of earlier deals (:attr:`last_deal` is None).
+
+        Raises:
+            TypeError: if ``position`` is not a :class:`~bohmisch_watten.Position`.
+            ValueError: if its scores already end the game (R31–R34): no deal follows.
+
+        Example:
+            >>> from bohmisch_watten import GameState, Position
+            >>> state = GameState.from_position(Position.parse("p2/d1/n4/s7.2/f00/default"))
+            >>> state.scores, state.dealer, state.deal_number
+            ((7, 2), 1, 4)
+        """
+        if not isinstance(position, Position):
+            raise TypeError(f"position must be a Position, got {type(position).__name__}")
+        winners, _ = game_result(position.scores, position.rules)
+        if winners:
+            raise ValueError(
+                f"position {position}: the scores already end the game (R31-R34); no deal follows"
+            )
+        return _at_position(position)
 
     def __repr__(self) -> str:
         turn = "chance" if self.current_player is None else f"seat {self.current_player}"
@@ -288,7 +358,7 @@ class GameState(DealFacts):
                 f"R21.3: seat {seat} may not fold with {self.rules.min_fold_score} points"
                 f" or fewer (has {score})"
             )
-        if self.last_deal is not None and self.last_deal.folded[seat]:
+        if self._previous_folds()[seat]:
             return f"R21.4: seat {seat} folded in the previous deal"
         if seat == self.dealer:
             return "R21.5: the dealer must play"
@@ -535,7 +605,7 @@ def _shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
     return GameState(
         n, state.rules, dest, state.dealer, state.deal_number, state.scores, seat,
         pack, (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, cut, (), (),
-        (0,) * n, state.last_deal, (), (), (state._history, None, action),
+        (0,) * n, state.last_deal, (), (), (state._history, None, action), state._start,
     )  # fmt: skip
 
 
@@ -559,6 +629,7 @@ def _take_or_leave(
         n, state.rules, dest, state.dealer, state.deal_number, state.scores, nxt,
         pack, hands, -1, False, state._folded, state._exchanged, state._discards, cut, (), (),
         state._tricks_won, state.last_deal, (), (), (state._history, seat, action),
+        state._start,
     )  # fmt: skip
 
 
@@ -583,7 +654,7 @@ def _deal(state: GameState, dest: Phase) -> GameState:
         n, state.rules, dest, dealer, state.deal_number, state.scores, order[0],
         pack[pos:], tuple(hands), trump, False, state._folded, state._exchanged,
         state._discards, state._cut, (), (), state._tricks_won, state.last_deal, (), (),
-        state._history,
+        state._history, state._start,
     )  # fmt: skip
 
 
@@ -607,7 +678,7 @@ def _fold(state: GameState, action: Fold, decide: Decider) -> GameState:
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         (seat + 1) % state.num_players, state._pack, state._hands, state._trump, False,
         folded, state._exchanged, state._discards, state._cut, (), (), state._tricks_won,
-        state.last_deal, (), (), (state._history, seat, action),
+        state.last_deal, (), (), (state._history, seat, action), state._start,
     )  # fmt: skip
 
 
@@ -667,6 +738,7 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         state._folded, _replace(state._exchanged, seat, size),
         _replace(state._discards, seat, state._discards[seat] | mask), state._cut, (), (),
         state._tricks_won, state.last_deal, (), (), (state._history, seat, action),
+        state._start,
     )  # fmt: skip
 
 
@@ -706,7 +778,7 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         nxt, state._pack, hands, state._trump, state._took_trump, folded, state._exchanged,
         state._discards, state._cut, trick, tricks, won, state.last_deal, (), (),
-        (state._history, seat, action),
+        (state._history, seat, action), state._start,
     )  # fmt: skip
 
 
@@ -740,7 +812,7 @@ def _score(state: GameState, dest: Phase) -> GameState:
     return GameState(
         n, rules, dest, dealer, deal_number, scores, None, (), (0,) * n, -1, False,
         (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, summary, winners, losers,
-        state._history,
+        state._history, state._start,
     )  # fmt: skip
 
 
@@ -783,10 +855,16 @@ def new_game(num_players: int = 4, *, rules: Rules = _DEFAULT_RULES, dealer: int
         raise ValueError(f"dealer must be a seat number, got {dealer!r}")
     if not 0 <= dealer < num_players:
         raise ValueError(f"dealer must be a seat from 0 to {num_players - 1}, got {dealer}")
-    n = num_players
+    return _at_position(Position.start(num_players, rules=rules, dealer=dealer))
+
+
+def _at_position(position: Position) -> GameState:
+    """The chance node of ``position``'s deal, with an empty history starting there."""
+    n = position.num_players
     return GameState(
-        n, rules, Phase.DEAL, dealer, 1, (rules.start_score,) * n, None, (), (0,) * n, -1,
-        False, (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, None, (), (), None,
+        n, position.rules, Phase.DEAL, position.dealer, position.deal_number, position.scores,
+        None, (), (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, (), (), (),
+        (0,) * n, None, (), (), None, position,
     )  # fmt: skip
 
 

@@ -41,6 +41,7 @@ from .actions import (
 from .cards import DECK, Card
 from .facts import DealFacts
 from .phases import Phase
+from .position import Position
 from .rules import Rules
 from .sampling import CutEntry, DealInfo, Plan, Plays
 from .scoring import game_returns
@@ -158,6 +159,7 @@ class PlayerView(DealFacts):
     winners: tuple[int, ...]
     losers: tuple[int, ...]
     _past: tuple[PublicDeal, ...]
+    _previous_folds: tuple[bool, ...]
     _plan: Plan | None = attrs.field(default=None, init=False, eq=False, hash=False)
 
     # ------------------------------------------------------------------ reading
@@ -211,6 +213,23 @@ class PlayerView(DealFacts):
         for seat, _ in self._trick:
             played[seat] += 1
         return tuple(5 - k for k in played)
+
+    @property
+    def position(self) -> Position:
+        """The :class:`~bohmisch_watten.Position` at the start of the current deal.
+
+        The same as :attr:`GameState.position <bohmisch_watten.GameState.position>`:
+        everything in it is public (R23).
+        """
+        n = self.num_players
+        if self.phase is Phase.GAME_OVER:
+            return Position(
+                n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
+                self._previous_folds,
+            )  # fmt: skip
+        return Position(
+            n, self.rules, self.dealer, self.deal_number, self.scores, self._previous_folds
+        )
 
     @property
     def past_deals(self) -> tuple[PublicDeal, ...]:
@@ -275,7 +294,7 @@ class PlayerView(DealFacts):
             self.current_player, (0,) * self._stock_size,
             tuple(self._hand if s == p else 0 for s in range(n)), self._trump, self._took_trump,
             self._folded, self._exchanged, (0,) * n, (), self._trick, self._tricks,
-            self._tricks_won, self.last_deal, self.winners, self.losers, None,
+            self._tricks_won, self.last_deal, self.winners, self.losers, None, self.position,
         )  # fmt: skip
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -430,6 +449,7 @@ class PlayerView(DealFacts):
             self.scores, self.current_player, world.stock, world.hands, self._trump,
             self._took_trump, self._folded, self._exchanged, world.discards, world.cut,
             self._trick, self._tricks, self._tricks_won, self.last_deal, (), (), node,
+            prefix._start,
         )  # fmt: skip
 
 
@@ -559,9 +579,7 @@ def _finished_deals(state: GameState, boundary: _Node | None) -> tuple[PublicDea
         pending.append((end, actions))
         node = node[0]
     if base is None:
-        n = state.num_players
-        first = (state.dealer - (state.deal_number - 1)) % n  # R4
-        base = ((), new_game(n, rules=state.rules, dealer=first))
+        base = ((), GameState.from_position(state.start_position))
     records, current = base
     for end, actions in reversed(pending):
         before = current
@@ -603,6 +621,7 @@ def make_view(state: GameState, player: int) -> PlayerView:
             player, n, state.rules, phase, state.dealer, state.deal_number, state.scores,
             state.current_player, 0, 0, (), (), -1, False, (False,) * n, (-1,) * n, 0, (), (),
             (0,) * n, state.last_deal, state.winners, state.losers, past,
+            state._previous_folds(),
         )  # fmt: skip
     assert node is not None
     while not isinstance(node[2], Shuffle):
@@ -631,5 +650,5 @@ def make_view(state: GameState, player: int) -> PlayerView:
         state.current_player, state._hands[player], state._discards[player], draws,
         _cut_public(state._cut, player), state._trump, state._took_trump, state._folded,
         exchanged, len(state._pack), state._trick, state._tricks, state._tricks_won,
-        state.last_deal, state.winners, state.losers, past,
+        state.last_deal, state.winners, state.losers, past, state._previous_folds(),
     )  # fmt: skip
