@@ -8,6 +8,8 @@ The bot never touches a :class:`~bohmisch_watten.GameState`: it gets a
 and picks one of ``view.legal_actions()``.  It knows three things about the game:
 Criticals and trumps win tricks (R7, R9, R27), tricks are what you want (each one is
 a point towards zero, R29), and a weak hand is worth folding when the rules allow it.
+Which card would win a trick it asks :func:`bohmisch_watten.tricks.beats`, the rule
+engine's own trick logic on cards, instead of ranking cards itself.
 """
 
 from __future__ import annotations
@@ -17,47 +19,46 @@ import sys
 from collections.abc import Callable
 
 from bohmisch_watten import Action, Card, Exchange, Fold, GameState, PlayCard, Suit, new_game
+from bohmisch_watten.tricks import beats, is_trump
 from bohmisch_watten.views import PlayerView
 
 Bot = Callable[[PlayerView, random.Random], Action]
 
 
-def power(card: Card, trump: Suit | None, led: Suit | None = None) -> int:
-    """How strongly ``card`` competes for a trick (R27); 0 cannot win it."""
+def worth(card: Card, trump: Suit) -> float:
+    """A rough value of a card in the hand: Criticals, then trumps, then high cards (R7, R9)."""
     if card.is_critical:
-        return 100 - ("HK", "S7", "E7").index(str(card))  # Maxi > Belli > Spitz (R7)
-    if card.suit is trump:
-        return 50 + card.rank
-    return 10 + card.rank if card.suit is led or led is None else 0
+        return 5.0
+    return (2.5 if is_trump(card, trump) else 0.5) + card.rank / 20
 
 
 def greedy_bot(view: PlayerView, rng: random.Random) -> Action:
     """Take Criticals, swap weak cards, fold bad hands, win tricks as cheaply as possible."""
     actions = view.legal_actions()
     trump = view.trump_suit
-    if view.trick:  # R25: the led card's effective suit; a Critical leads trumps (R8)
-        lead = view.trick[0][1]
-        led = trump if lead.is_critical else lead.suit
-    else:
-        led = None
     if isinstance(actions[0], PlayCard):
-        best = max((power(c, trump, led) for _, c in view.trick), default=0)
-        cards = sorted((a.card for a in actions), key=lambda c: power(c, trump, led))
-        winners = [c for c in cards if power(c, trump, led) > best]
+        assert trump is not None
+        plays = [a.card for a in actions if isinstance(a, PlayCard)]
+        cards = sorted(plays, key=lambda c: worth(c, trump))
         if not view.trick:  # lead the strongest card
             return PlayCard(cards[-1])
+        # R27: beats() knows the led suit, trumps and the Criticals; win as cheaply as
+        # possible, or throw the cheapest card.
+        winners = [c for c in cards if beats(c, view.trick, trump)]
         return PlayCard(winners[0] if winners else cards[0])
     if not isinstance(actions[0], (Exchange, Fold)):
         return actions[0]  # the cut: TakeCritical comes first (R12)
+    turned = view.trump_card
+    assert trump is not None
+    assert turned is not None
 
     def value(action: Action) -> float:  # the hand's strength after this exchange
         if isinstance(action, Fold):
             return 7.0  # a hand worth less than this is better sat out (R18)
         kept = [c for c in view.hand if c not in action.discard]
         drawn = len(action.discard) - action.take_trump_card
-        gained = power(view.trump_card, trump) if action.take_trump_card else 0  # type: ignore[arg-type]
-        strength = sum(power(c, trump) for c in kept) + gained
-        return strength / 20 + 1.2 * drawn  # a fresh card is worth about this much
+        gained = worth(turned, trump) if action.take_trump_card else 0
+        return sum(worth(c, trump) for c in kept) + gained + 1.2 * drawn
 
     return max(actions, key=value)
 

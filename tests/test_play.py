@@ -12,8 +12,9 @@ from bohmisch_watten import (
     Phase,
     PlayCard,
     Rules,
+    Suit,
 )
-from bohmisch_watten.tricks import trick_winner
+from bohmisch_watten.tricks import winning_play
 
 from helpers import cards, dealt_state, keep_all, play_cards
 
@@ -146,16 +147,19 @@ def test_lead_of_a_critical_is_a_trump_lead() -> None:
 
 @pytest.mark.rule("R7", "R9", "R27")
 def test_trick_winners() -> None:
-    maxi, belli, spitz = (Card.parse(c).index for c in ("HK", "S7", "E7"))
-    ga, gk, g7, ea, e8, sa = (Card.parse(c).index for c in ("GA", "GK", "G7", "EA", "E8", "SA"))
-    leaves = 1
-    assert trick_winner([(0, spitz), (1, belli), (2, maxi)], leaves) == 2  # R7
-    assert trick_winner([(0, ga), (1, spitz), (2, g7)], leaves) == 1  # Spitz > trump A
-    assert trick_winner([(0, g7), (1, gk), (2, ga)], leaves) == 2  # R9
-    assert trick_winner([(0, e8), (1, ea), (2, sa)], leaves) == 1  # suit led, SA off-suit
-    assert trick_winner([(0, ea), (1, g7)], leaves) == 1  # the lowest trump beats
-    bells = 3
-    assert trick_winner([(0, belli), (1, sa)], bells) == 0  # Belli is a trump, above SA
+    maxi, belli, spitz = (Card.parse(c) for c in ("HK", "S7", "E7"))
+    ga, gk, g7, ea, e8, sa = (Card.parse(c) for c in ("GA", "GK", "G7", "EA", "E8", "SA"))
+    leaves = Suit.LEAVES
+
+    def winner(*cards: Card, trump: Suit = leaves) -> int:
+        return winning_play(list(enumerate(cards)), trump)[0]
+
+    assert winner(spitz, belli, maxi) == 2  # R7
+    assert winner(ga, spitz, g7) == 1  # Spitz > trump A
+    assert winner(g7, gk, ga) == 2  # R9
+    assert winner(e8, ea, sa) == 1  # suit led, SA off-suit
+    assert winner(ea, g7) == 1  # the lowest trump beats
+    assert winner(belli, sa, trump=Suit.BELLS) == 0  # Belli is a trump, above SA
 
 
 @pytest.mark.rule("R9")

@@ -34,7 +34,7 @@ from bohmisch_watten import (
 )
 from bohmisch_watten.sampling import forbidden_mask
 from bohmisch_watten.tables import bits
-from bohmisch_watten.tricks import legal_play_mask
+from bohmisch_watten.tricks import _legal_play_mask as legal_play_mask
 
 from helpers import VARIANTS, cards, keep_all, play_cards, stack_pack
 

@@ -22,8 +22,9 @@ in :data:`DECK` order (ascending :attr:`Card.index`): bit ``j`` set means "disca
 patterns cover every discard choice, and the table stays small (99 ids, where one id per
 set of cards would need about 47 000).  The price is that an exchange id means a
 different set of cards in a different hand, so :func:`action_to_id` and
-:func:`id_to_action` take the state.  Some ids are never legal under any rules (4 or 5
-cards without the trump card; id 35, the trump card for nothing); they stay in the
+:func:`id_to_action` take the state, or the acting seat's view, which gives the same
+answers.  Some ids are never legal under any rules (4 or 5 cards without the trump
+card; id 35, the trump card for nothing); they stay in the
 table so that the arithmetic above holds.
 
 Chance actions (:class:`Shuffle`) have no id: learning code samples them with
@@ -55,6 +56,7 @@ from .cards import DECK
 from .errors import FormatError
 from .phases import Phase
 from .state import GameState
+from .views import PlayerView
 
 __all__ = [
     "ACTION_ID_NAMES",
@@ -108,28 +110,49 @@ ACTION_ID_NAMES: Final[tuple[str, ...]] = (
 (``"exchange [0 3] +trump"``)."""
 
 
-def _hand_indices(state: GameState) -> list[int]:
-    """The card indices of the hand of the player to act in the exchange, sorted."""
-    if state.phase is not Phase.EXCHANGE or state.current_player is None:
+def _check_table(state: object) -> GameState | PlayerView:
+    """``state`` itself if it is a state or a view, else TypeError naming the argument."""
+    if not isinstance(state, (GameState, PlayerView)):
+        raise TypeError(f"state must be a GameState or a PlayerView, got {type(state).__name__}")
+    return state
+
+
+def _hand_indices(state: GameState | PlayerView) -> list[int]:
+    """The card indices of the hand of the player to act in the exchange, sorted.
+
+    A view knows that hand only when its own seat is to act.
+    """
+    seat = state.current_player
+    if state.phase is not Phase.EXCHANGE or seat is None:
         raise FormatError(
             f"exchange ids name hand positions and need the exchange phase; "
             f"the phase is {state.phase.name}"
         )
-    return [card.index for card in state.hands[state.current_player]]  # sorted by index
+    if isinstance(state, PlayerView):
+        if seat != state.player:
+            raise FormatError(
+                f"exchange ids name positions in the hand of seat {seat}, the seat to act; "
+                f"this is seat {state.player}'s view"
+            )
+        return [card.index for card in state.hand]  # sorted by index
+    return [card.index for card in state.hands[seat]]  # sorted by index
 
 
-def action_to_id(state: GameState, action: Action) -> int:
-    """The id of ``action`` for the player to act in ``state``.
+def action_to_id(state: GameState | PlayerView, action: Action) -> int:
+    """The id of ``action`` for the player to act in ``state`` (a state or that seat's view).
 
     The state is needed for exchanges only (their ids are hand positions); take, leave,
     fold and play ids are the same in every state.  The action need not be legal, but an
-    exchange must discard cards of the player's hand.
+    exchange must discard cards of the player's hand.  A learning loop that runs on
+    views gets the same ids from the acting seat's view as from the full state.
 
     Raises:
+        TypeError: naming ``state`` if it is neither a GameState nor a PlayerView.
         FormatError: for a :class:`Shuffle` (chance actions have no id), anything that
             is not an action, or an exchange outside the exchange phase or of cards not
             in the hand.
     """
+    _check_table(state)
     if isinstance(action, PlayCard):
         return PLAY_BASE + action.card.index
     if isinstance(action, TakeCritical):
@@ -153,7 +176,7 @@ def action_to_id(state: GameState, action: Action) -> int:
     raise FormatError(f"not an action: {type(action).__name__}")
 
 
-def id_to_action(state: GameState, action_id: int) -> Action:
+def id_to_action(state: GameState | PlayerView, action_id: int) -> Action:
     """The action that ``action_id`` stands for in ``state``.
 
     Every id stands for an action in every state, except the exchange ids outside the
@@ -161,9 +184,11 @@ def id_to_action(state: GameState, action_id: int) -> Action:
     :func:`legal_action_mask`, or let :meth:`GameState.apply` say why not).
 
     Raises:
+        TypeError: naming ``state`` if it is neither a GameState nor a PlayerView.
         FormatError: for a value that is not an id of the table, or an exchange id
-            outside the exchange phase.
+            outside the exchange phase (or on the view of a seat not to act).
     """
+    _check_table(state)
     if isinstance(action_id, bool) or not isinstance(action_id, int):
         raise FormatError(f"an action id is an int, got {type(action_id).__name__}")
     if not 0 <= action_id < NUM_ACTION_IDS:
@@ -184,13 +209,20 @@ def id_to_action(state: GameState, action_id: int) -> Action:
     return (TAKE, LEAVE, FOLD)[action_id]
 
 
-def legal_action_mask(state: GameState) -> tuple[bool, ...]:
+def legal_action_mask(state: GameState | PlayerView) -> tuple[bool, ...]:
     """``NUM_ACTION_IDS`` booleans, True exactly at the ids of the legal actions.
 
-    All False at a chance node and at the end of the game.
+    All False at a chance node and at the end of the game, and on the view of a seat
+    that is not to act; the acting seat's view gives the same mask as the state.
+
+    Raises:
+        TypeError: naming ``state`` if it is neither a GameState nor a PlayerView.
     """
+    _check_table(state)
     mask = [False] * NUM_ACTION_IDS
     phase = state.phase
+    if isinstance(state, PlayerView) and state.current_player != state.player:
+        return tuple(mask)
     if phase is Phase.PLAY or phase is Phase.CUT:
         for action in state.legal_actions():
             mask[action_to_id(state, action)] = True

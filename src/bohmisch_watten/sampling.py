@@ -39,7 +39,7 @@ from math import comb
 from typing import NamedTuple
 
 from .tables import CRITICAL_MASK, FULL_DECK, bits
-from .tricks import legal_play_mask
+from .tricks import _legal_play_mask as legal_play_mask
 
 __all__ = ["DealInfo", "Plan", "World", "forbidden_mask"]
 
@@ -61,7 +61,7 @@ def forbidden_mask(card: int, prefix: Plays, trump: int, must_head: bool) -> int
     A play is legal for a hand exactly when no card of the hand belongs to this mask:
     every obligation of R25 (follow, head, trump, overtrump) is "you may not play this
     card while holding one of those".  The mask is derived from
-    :func:`~bohmisch_watten.tricks.legal_play_mask` itself, one card at a time, so the
+    :func:`~bohmisch_watten.tricks.legal_cards` (in bitmask form), one card at a time, so the
     rules have one source of truth; ``tests/test_views.py`` checks the characterisation
     on random hands.
     """

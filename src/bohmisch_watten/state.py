@@ -42,7 +42,9 @@ from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, game_returns, post_scores
 from .summary import DealSummary
 from .tables import CRITICAL_MASK, FULL_DECK, bits
-from .tricks import explain_illegal_play, legal_play_mask, trick_winner
+from .tricks import _explain_illegal_play as explain_illegal_play
+from .tricks import _legal_play_mask as legal_play_mask
+from .tricks import _trick_winner as trick_winner
 from .turns import seat_may_act, turn_message
 
 if TYPE_CHECKING:

@@ -1,19 +1,38 @@
-"""Trick play as pure functions on bitmasks: what may be played, who wins (R24–R27)."""
+"""Trick play as pure functions: what may be played, who wins (R24–R27).
+
+The public functions take :class:`~bohmisch_watten.Card` objects and a
+:class:`~bohmisch_watten.Suit`, as a bot or a UI holds them (``view.hand``,
+``view.trick``, ``view.trump_suit``): :func:`winning_play`, :func:`beats`,
+:func:`legal_cards` and :func:`is_trump`.  They are the same rules ``apply()`` uses,
+computed by the same bitmask functions (the private ones below, on card indices and
+bitmasks, which the engine calls on its hot path).
+
+>>> from bohmisch_watten import Card, Suit
+>>> from bohmisch_watten.tricks import beats, legal_cards, winning_play
+>>> trick = [(1, Card.parse("S9")), (2, Card.parse("SK"))]
+>>> winning_play(trick, Suit.ACORNS)
+(2, Card.parse('SK'))
+>>> beats(Card.parse("E8"), trick, Suit.ACORNS), beats(Card.parse("SO"), trick, Suit.ACORNS)
+(True, False)
+>>> hand = [Card.parse(c) for c in ("SA", "S8", "G7")]
+>>> legal_cards(hand, trick, Suit.ACORNS, must_head=True)  # R25.1: follow and head
+(Card.parse('SA'),)
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from .cards import DECK, Suit
+from .cards import DECK, Card, Suit
 from .tables import BEATS, EFFECTIVE, FOLLOW_MASK, STRENGTH, TRUMP, TRUMP_MASK, bits
 
-__all__ = ["explain_illegal_play", "legal_play_mask", "trick_winner"]
+__all__ = ["beats", "is_trump", "legal_cards", "winning_play"]
 
 Play = tuple[int, int]
 """One card played to a trick: ``(seat, card index)``."""
 
 
-def best_play(trick: Sequence[Play], trump: int) -> Play:
+def _best_play(trick: Sequence[Play], trump: int) -> Play:
     """The play currently winning ``trick`` (R27): highest Critical, trump, or led suit."""
     strength = STRENGTH[trump][EFFECTIVE[trump][trick[0][1]]]
     best = trick[0]
@@ -23,17 +42,17 @@ def best_play(trick: Sequence[Play], trump: int) -> Play:
     return best
 
 
-def trick_winner(trick: Sequence[Play], trump: int) -> int:
+def _trick_winner(trick: Sequence[Play], trump: int) -> int:
     """The seat that wins a complete trick (R27).
 
     Args:
         trick: the plays ``(seat, card index)``, leader first.
         trump: the trump suit (0–3, as :class:`~bohmisch_watten.Suit`).
     """
-    return best_play(trick, trump)[0]
+    return _best_play(trick, trump)[0]
 
 
-def legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: bool) -> int:
+def _legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: bool) -> int:
     """The cards of ``hand`` that may be played to ``trick`` (R25, R26).
 
     Args:
@@ -51,7 +70,7 @@ def legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: boo
     if not follow:
         return hand  # R25.4: neither the suit led nor a trump
     if must_head:
-        winning = best_play(trick, trump)[1]
+        winning = _best_play(trick, trump)[1]
         heading = follow & BEATS[trump][led][winning]
         if heading:
             return heading  # R25.1-3: head / overtrump when possible
@@ -67,7 +86,7 @@ def _suit_name(led: int) -> str:
     return "trumps" if led == TRUMP else Suit(led).label
 
 
-def explain_illegal_play(
+def _explain_illegal_play(
     seat: int, hand: int, card: int, trick: Sequence[Play], trump: int, must_head: bool
 ) -> str:
     """Why playing ``card`` is illegal, naming the rule (for :class:`IllegalActionError`).
@@ -85,9 +104,112 @@ def explain_illegal_play(
             target = "" if led == TRUMP else f" {_suit_name(led)}"
             return f"{rule}: {what}{target} with {_names(follow)}"
         verb = "overtrump" if led == TRUMP else "head the trick"
-        heading = legal_play_mask(hand, trick, trump, must_head)
+        heading = _legal_play_mask(hand, trick, trump, must_head)
         return f"{rule}: must {verb} with {_names(heading)}"
     trumps = hand & TRUMP_MASK[trump]
     if not (trumps >> card) & 1:
         return f"R25.2: void in {_suit_name(led)}, must trump with {_names(trumps)}"
-    return f"R25.2: must overtrump with {_names(legal_play_mask(hand, trick, trump, must_head))}"
+    return f"R25.2: must overtrump with {_names(_legal_play_mask(hand, trick, trump, must_head))}"
+
+
+# ------------------------------------------------------------ card-level helpers
+
+CardPlay = tuple[int, Card]
+"""One card played to a trick: ``(seat, card)``, as in ``state.trick``."""
+
+
+def _suit_index(trump_suit: object) -> int:
+    if not isinstance(trump_suit, Suit):
+        raise TypeError(f"trump_suit must be a Suit, got {trump_suit!r:.30}")
+    return int(trump_suit)
+
+
+def _card_index(card: object, name: str) -> int:
+    if not isinstance(card, Card):
+        raise TypeError(f"{name} must be a Card, got {card!r:.30} (use Card.parse for notation)")
+    return card.index
+
+
+def _plays(trick: Iterable[CardPlay]) -> tuple[Play, ...]:
+    if isinstance(trick, (str, bytes)):
+        raise TypeError(f"trick must be a sequence of (seat, Card) pairs, got {trick!r:.30}")
+    out = []
+    for play in trick:
+        if not (isinstance(play, tuple) and len(play) == 2 and isinstance(play[0], int)):
+            raise TypeError(f"trick must hold (seat, Card) pairs, got {play!r:.30}")
+        out.append((play[0], _card_index(play[1], "each card of trick")))
+    return tuple(out)
+
+
+def is_trump(card: Card, trump_suit: Suit) -> bool:
+    """Whether ``card`` is a trump: a Critical, or a card of the trump suit (R7–R10).
+
+    >>> from bohmisch_watten import Card, Suit
+    >>> is_trump(Card.parse("S7"), Suit.HEARTS), is_trump(Card.parse("S8"), Suit.HEARTS)
+    (True, False)
+    """
+    return bool(TRUMP_MASK[_suit_index(trump_suit)] >> _card_index(card, "card") & 1)
+
+
+def winning_play(trick: Sequence[CardPlay], trump_suit: Suit) -> CardPlay:
+    """The ``(seat, card)`` pair winning ``trick`` so far (R27).
+
+    The highest Critical, else the highest trump, else the highest card of the suit led
+    (a Critical led counts as a trump lead, R8).  For a complete trick this is the
+    trick's winner.
+
+    Raises:
+        ValueError: if ``trick`` is empty.
+        TypeError: naming the argument, for anything but ``(seat, Card)`` pairs and a Suit.
+    """
+    plays = _plays(trick)
+    if not plays:
+        raise ValueError("trick must hold at least one play to have a winner")
+    seat, card = _best_play(plays, _suit_index(trump_suit))
+    return seat, DECK[card]
+
+
+def beats(card: Card, trick: Sequence[CardPlay], trump_suit: Suit) -> bool:
+    """Whether ``card``, played now, would take the lead of ``trick`` (R27).
+
+    Given the suit led: a card of another plain suit never beats.  On an empty trick
+    the card leads, and so takes the lead: True.
+
+    Raises:
+        TypeError: naming the argument, for anything but a Card, (seat, Card) pairs and
+            a Suit.
+    """
+    index = _card_index(card, "card")
+    plays = _plays(trick)
+    trump = _suit_index(trump_suit)
+    if not plays:
+        return True
+    led = EFFECTIVE[trump][plays[0][1]]
+    return bool(BEATS[trump][led][_best_play(plays, trump)[1]] >> index & 1)
+
+
+def legal_cards(
+    hand: Iterable[Card], trick: Sequence[CardPlay], trump_suit: Suit, must_head: bool = True
+) -> tuple[Card, ...]:
+    """The cards of ``hand`` that may be played to ``trick``, in card order (R24–R26).
+
+    Args:
+        hand: the player's cards.
+        trick: the plays so far, leader first (empty: any card may lead).
+        trump_suit: the trump suit of the deal.
+        must_head: the ``must_head`` rule (R26): whether heading the trick and
+            overtrumping are compulsory; True by default, as in :class:`Rules`.
+
+    Raises:
+        TypeError: naming the argument, for anything but Cards, (seat, Card) pairs, a
+            Suit and a bool.
+    """
+    if isinstance(hand, (str, bytes)) or not isinstance(hand, Iterable):
+        raise TypeError(f"hand must be an iterable of Card objects, got {hand!r:.30}")
+    if not isinstance(must_head, bool):
+        raise TypeError(f"must_head must be True or False, got {must_head!r:.20}")
+    mask = 0
+    for card in hand:
+        mask |= 1 << _card_index(card, "each card of hand")
+    legal = _legal_play_mask(mask, _plays(trick), _suit_index(trump_suit), must_head)
+    return tuple(DECK[i] for i in bits(legal))
