@@ -59,10 +59,10 @@ def env(
     return wrappers.OrderEnforcingWrapper(inner)
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming convention)
+class raw_env(AECEnv):  # type: ignore[misc]
     """The AEC environment without wrappers; see the module docstring."""
 
-    metadata: Final = {  # noqa: RUF012
+    metadata: Final = {
         "render_modes": ["ansi"],
         "name": "bohmisch_watten_v0",
         "is_parallelizable": False,
