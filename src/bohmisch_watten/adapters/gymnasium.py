@@ -72,7 +72,7 @@ class _UniformOpponent:
 class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One learning seat against bots; see the module docstring."""
 
-    metadata: Final = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
