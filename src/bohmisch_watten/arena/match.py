@@ -1,0 +1,208 @@
+"""Play one arena game: the code that runs in worker processes and on Ray.
+
+Everything here is a pure function of its arguments (the setup and the game's spec),
+so a game gives the same result in this process, in a process pool or on a cluster;
+only the measured decision times differ.  Bots are built from their specs inside the
+worker, so nothing but small values crosses process boundaries.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import attrs
+
+from ..bots.registry import make_bot
+from ..rules import Rules
+from ..state import GameState, new_game
+from .schedule import GameSpec
+
+__all__ = ["ArenaSetup", "DecisionTimeoutError", "GameResult", "play_game", "play_games"]
+
+
+@attrs.frozen
+class ArenaSetup:
+    """What every game of one arena shares.
+
+    Attributes:
+        bots: one bot spec per contestant (see :func:`~bohmisch_watten.bots.make_bot`).
+        labels: one label per contestant, as in the table.
+        players: seats per game (R1).
+        rules: the variants.
+        seed: the arena seed; boards and bot generators are derived from it.
+        decision_timeout: seconds one decision may take, None for no limit.
+        max_deals: a game still running after this many deals is adjudicated.
+        keep_records: whether results carry each game's text record.
+    """
+
+    bots: tuple[str, ...]
+    labels: tuple[str, ...]
+    players: int
+    rules: Rules
+    seed: int
+    decision_timeout: float | None = None
+    max_deals: int = 500
+    keep_records: bool = False
+
+
+@attrs.frozen
+class GameResult:
+    """The outcome of one game, seat by seat.
+
+    Attributes:
+        index: the game's number (see :class:`~bohmisch_watten.arena.schedule.GameSpec`).
+        board: its board.
+        seating: per seat, the contestant index.
+        scores: final scores per seat.
+        winners: the winning seats (R34); a win shared by k counts 1/k.
+        losers: the losing seats (R34).
+        deals: deals played.
+        capped: whether the game hit ``max_deals`` and was adjudicated: the lowest
+            score wins, the highest loses.
+        forfeit: the seat whose bot raised, chose an illegal action or ran over the
+            decision timeout (it alone loses, the others share the win), else None.
+        incident: what happened then, for the report.
+        decision_seconds: per seat, the time its bot spent deciding.
+        decisions: per seat, the decisions its bot made.
+        record: the game's record in the library's text format, if asked for.
+    """
+
+    index: int
+    board: int
+    seating: tuple[int, ...]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    deals: int
+    capped: bool = False
+    forfeit: int | None = None
+    incident: str | None = None
+    decision_seconds: tuple[float, ...] = ()
+    decisions: tuple[int, ...] = ()
+    record: str | None = None
+
+    def win_share(self, seat: int) -> float:
+        """The share of the win credited to ``seat``: 1/k for one of k winners."""
+        return 1.0 / len(self.winners) if seat in self.winners else 0.0
+
+
+class DecisionTimeoutError(Exception):
+    """A bot ran over the arena's decision timeout."""
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise DecisionTimeoutError
+
+
+@contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Interrupt the block after ``seconds`` where signals allow it (main thread, POSIX).
+
+    Elsewhere the block runs to its end and the caller's measured time decides.
+    """
+    usable = (
+        seconds is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+    assert seconds is not None
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _adjudicate(scores: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """At the deal cap: the lowest score wins, the highest loses (nobody if all equal)."""
+    low, high = min(scores), max(scores)
+    winners = tuple(s for s, score in enumerate(scores) if score == low)
+    losers = tuple(s for s, score in enumerate(scores) if score == high and high != low)
+    return winners, losers
+
+
+def play_game(setup: ArenaSetup, spec: GameSpec) -> GameResult:
+    """Play the game ``spec`` of the arena ``setup`` and report it.
+
+    The board's generator draws one shuffle per deal (R11), so every game of a board
+    sees the same packs whoever sits where; each seat's bot gets its own generator.
+    """
+    n = setup.players
+    bots = [make_bot(setup.bots[c]) for c in spec.seating]
+    board = random.Random(f"{setup.seed}:board:{spec.board}")
+    rngs = [random.Random(f"{setup.seed}:game:{spec.index}:seat:{s}") for s in range(n)]
+    seconds = [0.0] * n
+    decisions = [0] * n
+    state: GameState = new_game(n, rules=setup.rules, dealer=0)
+    capped = False
+    forfeit: int | None = None
+    incident: str | None = None
+    while not state.is_terminal:
+        if state.is_chance_node:
+            if state.deal_number > setup.max_deals:
+                capped = True
+                break
+            state = state.apply(state.sample_chance(board))
+            continue
+        seat: int = state.current_player  # type: ignore[assignment]
+        view = state.view(seat)
+        start = time.perf_counter()
+        try:
+            with _time_limit(setup.decision_timeout):
+                action = bots[seat].choose(view, rngs[seat])
+            elapsed = time.perf_counter() - start
+            if setup.decision_timeout is not None and elapsed > setup.decision_timeout:
+                raise DecisionTimeoutError
+            after = state.apply(action)
+        except DecisionTimeoutError:
+            seconds[seat] += time.perf_counter() - start
+            forfeit = seat
+            incident = f"exceeded the decision timeout of {setup.decision_timeout} s"
+            break
+        except Exception as error:  # any bug of the bot: it loses this game
+            seconds[seat] += time.perf_counter() - start
+            forfeit = seat
+            incident = f"raised {type(error).__name__}: {error}"
+            break
+        seconds[seat] += elapsed
+        decisions[seat] += 1
+        state = after
+    if forfeit is not None:
+        label = setup.labels[spec.seating[forfeit]]
+        incident = f"game {spec.index}: {label} (seat {forfeit}) {incident}"
+        winners = tuple(s for s in range(n) if s != forfeit)
+        losers: tuple[int, ...] = (forfeit,)
+    elif capped:
+        winners, losers = _adjudicate(state.scores)
+    else:
+        winners, losers = state.winners, state.losers
+    return GameResult(
+        index=spec.index,
+        board=spec.board,
+        seating=spec.seating,
+        scores=state.scores,
+        winners=winners,
+        losers=losers,
+        deals=state.deal_number - 1 if capped else state.deal_number,
+        capped=capped,
+        forfeit=forfeit,
+        incident=incident,
+        decision_seconds=tuple(seconds),
+        decisions=tuple(decisions),
+        record=state.record().to_text() if setup.keep_records else None,
+    )
+
+
+def play_games(setup: ArenaSetup, specs: Sequence[GameSpec]) -> list[GameResult]:
+    """Play a batch of games: the unit of work sent to a worker process or a Ray task."""
+    return [play_game(setup, spec) for spec in specs]

@@ -1,0 +1,63 @@
+"""Bots by name, for command lines and configuration: ``make_bot("search:rollouts=60")``."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+from .base import Bot
+from .heuristic import HeuristicBot
+from .random_bot import RandomBot
+from .search import SearchBot
+
+__all__ = ["BOT_NAMES", "make_bot"]
+
+_CLASSES: Final[dict[str, type]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
+}
+BOT_NAMES: Final = tuple(_CLASSES)
+"""The names :func:`make_bot` knows."""
+
+
+def _value(text: str) -> object:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    return text
+
+
+def make_bot(spec: str) -> Bot:
+    """The bot a spec names: ``name`` or ``name:field=value:field=value``.
+
+    >>> make_bot("search:rollouts=60:rollout=random")
+    SearchBot(rollouts=60, time_ms=None, max_candidates=6, rollout='random')
+
+    Raises:
+        TypeError: if ``spec`` is not a string.
+        ValueError: for an unknown name or field, or a bad value.
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"make_bot: spec must be a string, got {type(spec).__name__}")
+    name, *params = spec.strip().split(":")
+    cls = _CLASSES.get(name.strip().lower())
+    if cls is None:
+        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
+    fields = {field.name for field in attrs.fields(cls)}
+    kwargs: dict[str, object] = {}
+    for param in params:
+        key, sep, raw = param.partition("=")
+        key = key.strip()
+        if not sep or key not in fields:
+            known = ", ".join(sorted(fields)) or "none"
+            raise ValueError(f"bot {name!r}: bad parameter {param!r} (fields: {known})")
+        kwargs[key] = _value(raw.strip())
+    try:
+        bot: Bot = cls(**kwargs)
+    except TypeError as error:
+        raise ValueError(f"bot {name!r}: {error}") from None
+    return bot

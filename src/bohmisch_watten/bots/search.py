@@ -1,0 +1,161 @@
+"""SearchBot: perfect-information Monte-Carlo search over the exact determinization.
+
+For each decision the bot draws full states consistent with its view
+(:meth:`PlayerView.sample_state <bohmisch_watten.views.PlayerView.sample_state>`, exact
+and uniform), tries every candidate action in each of them, plays the rest of the deal
+out with the fast heuristic policy of :mod:`bohmisch_watten.bots.policy` and keeps the
+action with the best mean result.  All candidates share the same samples (common
+random numbers), so their differences are measured with less noise than their values.
+
+The budget is a number of rollouts, so a decision does the same work — and the same
+result — on a loaded machine as on an idle one; ``time_ms`` is the opt-in alternative.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING, Final, Literal
+
+import attrs
+
+from ..actions import Action, Fold
+from ..phases import Phase
+from .policy import decide, rank_exchanges
+
+if TYPE_CHECKING:
+    from ..state import GameState
+    from ..views import PlayerView
+
+__all__ = ["SearchBot"]
+
+GAME_BONUS: Final = 10.0
+"""Value of winning the game (minus for losing), in points of score (R31, R34)."""
+
+
+def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"SearchBot.{attribute.name} must be an int, got {value!r:.20}")
+    if value < 1:
+        raise ValueError(f"SearchBot.{attribute.name} must be at least 1, got {value}")
+
+
+def _time_budget(instance: object, attribute: attrs.Attribute[float | None], value: object) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"SearchBot.time_ms must be a number or None, got {value!r:.20}")
+    if not value > 0:
+        raise ValueError(f"SearchBot.time_ms must be positive, got {value}")
+
+
+def _policy(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if value not in ("heuristic", "random"):
+        raise ValueError(f"SearchBot.rollout must be 'heuristic' or 'random', got {value!r:.20}")
+
+
+@attrs.frozen
+class SearchBot:
+    """Determinized search: sample the hidden cards, roll out, keep the best mean.
+
+    Attributes:
+        rollouts: the budget per decision, in rollouts (one candidate action played out
+            in one sampled state); the samples are ``ceil(rollouts / candidates)``.  The
+            default takes about 50 ms per decision on the project's 2-core machines.
+        time_ms: opt-in wall-clock budget per decision instead of ``rollouts`` (at least
+            one sample is always drawn); results then depend on the machine's load.
+        max_candidates: in the exchange phase only the best exchanges by the heuristic's
+            hand value are searched, this many in all, plus the fold if it is legal.
+        rollout: the policy of the rollouts, ``"heuristic"`` (default) or ``"random"``.
+    """
+
+    rollouts: int = attrs.field(default=120, validator=_positive)
+    time_ms: float | None = attrs.field(default=None, validator=_time_budget)
+    max_candidates: int = attrs.field(default=6, validator=_positive)
+    rollout: Literal["heuristic", "random"] = attrs.field(default="heuristic", validator=_policy)
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """The candidate action with the best mean rollout result."""
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(view, rng)[0][0]
+
+    def hint(self, view: PlayerView, rng: random.Random | None = None) -> list[tuple[Action, float]]:
+        """The ranked actions with their estimated values, for a UI's "hint" button.
+
+        The value of an action is the mean points the seat gains toward zero in this
+        deal after it (minus the tricks it takes, R29–R30), plus or minus
+        :data:`GAME_BONUS` when the deal ends the game with the seat among the winners
+        or losers (R34).  Empty when the seat has no decision to make.
+
+        Args:
+            view: the seat's view.
+            rng: the generator of the samples; by default a fixed seed, so the same view
+                always gets the same hint.
+        """
+        if not view.legal_actions():
+            return []
+        return self.search(view, rng if rng is not None else random.Random(0))
+
+    def search(self, view: PlayerView, rng: random.Random) -> list[tuple[Action, float]]:
+        """Every candidate action and its mean value, best first (ties: legal order)."""
+        candidates = self.candidates(view)
+        seat = view.player
+        before = view.scores[seat]
+        totals = [0.0] * len(candidates)
+        heuristic = self.rollout == "heuristic"
+        budget = -(-self.rollouts // len(candidates))
+        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        samples = 0
+        while True:
+            world = view.sample_state(rng)
+            seed = rng.getrandbits(64)
+            for i, action in enumerate(candidates):
+                end = _rollout(world.apply(action), random.Random(seed), heuristic)
+                totals[i] += _value(end, seat, before)
+            samples += 1
+            if deadline is None:
+                if samples >= budget:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        ranked = [(action, total / samples) for action, total in zip(candidates, totals)]
+        ranked.sort(key=lambda item: -item[1])
+        return ranked
+
+    def candidates(self, view: PlayerView) -> list[Action]:
+        """The actions searched: all legal ones, or the best exchanges and the fold."""
+        legal = view.legal_actions()
+        if view.phase is not Phase.EXCHANGE or len(legal) <= self.max_candidates:
+            return list(legal)
+        folds: list[Action] = [a for a in legal if isinstance(a, Fold)]
+        assert view.trump_card is not None
+        ranked = rank_exchanges(view.hand, legal, view.trump_card)
+        keep = max(1, self.max_candidates - len(folds))
+        return [action for action, _ in ranked[:keep]] + folds
+
+
+def _rollout(state: GameState, rng: random.Random, heuristic: bool) -> GameState:
+    """Play to the end of the current deal with the heuristic policy (or at random)."""
+    deal = state.deal_number
+    while not state.is_terminal and state.deal_number == deal:
+        legal = state.legal_actions()
+        action: Action
+        if heuristic:
+            seat: int = state.current_player  # type: ignore[assignment]
+            action = decide(state.phase, legal, state.hands[seat], state.trick, state.trump_card)
+        else:
+            action = rng.choice(legal)
+        state = state.apply(action)
+    return state
+
+
+def _value(end: GameState, seat: int, before: int) -> float:
+    value = float(before - end.scores[seat])
+    if end.is_terminal:
+        if seat in end.winners:
+            value += GAME_BONUS
+        elif seat in end.losers:
+            value -= GAME_BONUS
+    return value
