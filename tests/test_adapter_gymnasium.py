@@ -13,6 +13,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from bohmisch_watten import Action, PlayerView, Position, Rules  # noqa: E402
 from bohmisch_watten.adapters.gymnasium import ENV_ID, WattenEnv  # noqa: E402
+from bohmisch_watten.bots import HeuristicBot, RandomBot  # noqa: E402
 from bohmisch_watten.encoding import observation  # noqa: E402
 
 CHECKER_WARNINGS = "ignore:.*(render modes|render fps|different from the unwrapped)"
@@ -115,6 +116,16 @@ def test_opponents_get_their_own_views_and_the_seat_its_encoding() -> None:
     assert {v.player for v in bots[1].views} == {1}
 
 
+def test_opponents_come_from_the_bots_module() -> None:
+    assert set(WattenEnv(3)._opponents.values()) == {RandomBot()}
+    named = WattenEnv(3, opponents="heuristic")
+    assert list(named._opponents) == [1, 2]
+    assert all(isinstance(bot, HeuristicBot) for bot in named._opponents.values())
+    mixed = WattenEnv(3, seat=1, opponents=[RandomBot(), "heuristic"])
+    assert mixed._opponents == {0: RandomBot(), 2: HeuristicBot()}
+    run_episode(mixed, 3)
+
+
 def test_seeds_make_episodes_repeatable() -> None:
     first = run_episode(WattenEnv(4), 9)
     again = run_episode(WattenEnv(4), 9)
@@ -145,6 +156,7 @@ def test_ansi_render_shows_the_learning_seat_only() -> None:
         ({"render_mode": "human"}, ValueError),
         ({"opponents": [Recorder()]}, ValueError),
         ({"opponents": object()}, TypeError),
+        ({"opponents": "nobody"}, ValueError),
         ({"position": "p4/d0/n1/s20.20.20.20/f0000/schleck:none"}, ValueError),
         ({"position": "p3/d0/n1/s20.20.20/f000/default"}, ValueError),
     ],

@@ -21,8 +21,10 @@ One learning seat plays against bots; importing this module registers it as
   seat's score change (R29–R32) when the points are posted.  ``"game"`` is a whole game
   from :func:`new_game`; it pays :meth:`GameState.returns` for the seat (+1 won, −1
   lost, 0 else) at the end, and is truncated with reward 0 after ``max_deals`` deals.
-* **Opponents**: bots with a ``choose(view, rng) -> Action`` method, one per other
-  seat in seat order, or one for all; they see their own views only.  Shuffles and bots
+* **Opponents** (default :class:`~bohmisch_watten.bots.RandomBot`): bots of
+  :mod:`bohmisch_watten.bots` or names for :func:`~bohmisch_watten.bots.make_bot`
+  (``"heuristic"``), one per other seat in seat order, or one for all; they see their
+  own views only.  Shuffles and bots
   draw from one :class:`random.Random` seeded by ``reset(seed=...)``.
 """
 
@@ -30,43 +32,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from ..action_ids import NUM_ACTION_IDS, id_to_action
-from ..actions import Action
+from ..bots import Bot, RandomBot, make_bot
 from ..encoding import action_mask, observation, observation_size
 from ..rules import Rules
 from ..state import GameState, new_game
-from ..views import PlayerView
 from .episodes import deal_over, deal_rewards
 from .positions import deal_start
 from .text import table_text
 
-__all__ = ["ENV_ID", "Opponent", "WattenEnv"]
+__all__ = ["ENV_ID", "WattenEnv"]
 
 ENV_ID: Final = "BohmischWatten-v0"
 """The id under which :class:`WattenEnv` is registered."""
 
 _DEFAULT_RULES: Final = Rules()
-
-
-class Opponent(Protocol):
-    """What the environment needs of a bot: a legal action for a view (R13, R23)."""
-
-    def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        """One of ``view.legal_actions()``."""
-        ...
-
-
-class _UniformOpponent:
-    """Uniform random play: the default until a bots module provides one."""
-
-    def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        return rng.choice(view.legal_actions())
 
 
 class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
@@ -82,7 +68,7 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         seat: int = 0,
         mode: str = "deal",
         position: str = "",
-        opponents: Opponent | Sequence[Opponent] | None = None,
+        opponents: Bot | str | Sequence[Bot | str] | None = None,
         max_deals: int = 100,
         render_mode: str | None = None,
     ) -> None:
@@ -197,21 +183,22 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 
 def _seat_bots(
-    players: int, seat: int, opponents: Opponent | Sequence[Opponent] | None
-) -> dict[int, Opponent]:
+    players: int, seat: int, opponents: Bot | str | Sequence[Bot | str] | None
+) -> dict[int, Bot]:
     """The bot of every other seat: one for all, or one each in seat order."""
     others = [s for s in range(players) if s != seat]
     if opponents is None:
-        return dict.fromkeys(others, _UniformOpponent())
-    if isinstance(opponents, Sequence):
+        opponents = RandomBot()
+    if isinstance(opponents, Sequence) and not isinstance(opponents, str):
         if len(opponents) != len(others):
             raise ValueError(f"opponents must hold {len(others)} bots, got {len(opponents)}")
-        bots = list(opponents)
+        given = list(opponents)
     else:
-        bots = [opponents] * len(others)
+        given = [opponents] * len(others)
+    bots = [make_bot(bot) if isinstance(bot, str) else bot for bot in given]
     for bot in bots:
-        if not callable(getattr(bot, "choose", None)):
-            raise TypeError(f"opponents must have a choose(view, rng) method, got {bot!r:.40}")
+        if not isinstance(bot, Bot):
+            raise TypeError(f"opponents must be bots (choose(view, rng)), got {bot!r:.40}")
     return dict(zip(others, bots, strict=True))
 
 
