@@ -10,7 +10,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from bohmisch_watten import Rules  # noqa: E402
+from bohmisch_watten import DECK, Rules  # noqa: E402
 from bohmisch_watten.adapters import openspiel as adapter  # noqa: E402
 from bohmisch_watten.encoding import observation  # noqa: E402
 
@@ -177,3 +177,35 @@ def test_ismcts_plays_whole_deals_against_random_play(players: int) -> None:
                 state.apply_action(int(rng.choice(state.legal_actions())))
         assert bot_moves >= 1
         assert state.game_state.deal_number == game.start.deal_number + 1
+
+
+def test_resample_while_the_pack_is_dealt_keeps_its_size_hidden() -> None:
+    state = load(players=3, max_deals=2).new_initial_state()
+    for card in (5, 17, 30, 2):
+        state.apply_action(card)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    others = [state.resample_from_infostate(1, sampler) for _ in range(5)]
+    for other in others:
+        assert other.is_chance_node()
+        assert len(other.history()) == 4
+        assert other.information_state_string(1) == state.information_state_string(1)
+    assert any(other.history() != [5, 17, 30, 2] for other in others)
+
+
+def test_actions_of_other_seats_and_strings() -> None:
+    game = load(players=2, mode="deal")
+    state = play_random(game.new_initial_state(), np.random.RandomState(4))[32]
+    seat = state.current_player()
+    assert state.legal_actions(1 - seat) == []
+    assert state.action_to_string(1 - seat, 70) == "action 70"
+    assert state.action_to_string(seat, 70) == f"play {DECK[70 - 67]}"
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 0).startswith("deal ")
+    with pytest.raises(ValueError, match="not supported"):
+        game.make_py_observer(None, {"detail": 1})
+
+
+def test_the_final_observation_string_names_winners_and_losers() -> None:
+    done = play_random(load(players=2, max_deals=200).new_initial_state(), np.random.RandomState(5))
+    text = done[-1].observation_string(0)
+    assert "Winners: " in text
+    assert str(done[-1]) == repr(done[-1].game_state)

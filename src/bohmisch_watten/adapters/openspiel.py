@@ -207,8 +207,7 @@ class WattenState(pyspiel.State):  # type: ignore[misc]
         return seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self._inner.current_player:
-            return []
+        # OpenSpiel asks only for the player to act; other seats get [] before this.
         return [i for i, legal in enumerate(legal_action_mask(self._inner)) if legal]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
