@@ -131,6 +131,7 @@ def test_resampled_states_look_the_same_to_the_seat() -> None:
     rng = np.random.RandomState(1)
     seen = play_random(game.new_initial_state(), rng)
     differs = 0
+    assert seen[-1].game_state.deal_number > 2
     for state in seen[40::9]:
         if state.is_terminal() or state.is_chance_node():
             continue
@@ -141,6 +142,8 @@ def test_resampled_states_look_the_same_to_the_seat() -> None:
         assert other.observation_tensor(p) == state.observation_tensor(p)
         assert other.legal_actions() == state.legal_actions()
         assert len(other.history()) == len(state.history())
+        start = state._deal_start  # finished deals are kept, the current one is redealt
+        assert other.history()[:start] == state.history()[:start]
         differs += other.game_state.hands != state.game_state.hands
     assert differs > 0
 

@@ -37,9 +37,9 @@ the 32nd completes the library's :class:`Shuffle`.  Player actions are the 99 id
 the tensor is :func:`bohmisch_watten.encoding.observation` (information-state and
 observation tensors alike), the information-state string is the view's exact key
 :meth:`PlayerView.information_set` (equal exactly for equal views), the observation
-string the seat's table as text.  ``resample_from_infostate`` draws with the exact
-sampler :meth:`PlayerView.sample_state` and replays the sample's history, so the
-returned state has a full OpenSpiel history.
+string the seat's table as text.  ``resample_from_infostate`` redeals the current deal
+with the exact sampler :meth:`PlayerView.sample_state` and replays it after the finished
+deals, so the returned state has a full OpenSpiel history.
 """
 
 from __future__ import annotations
@@ -170,6 +170,8 @@ class WattenState(pyspiel.State):  # type: ignore[misc]
         self._max_deals = game.max_deals
         self._shared = _Shared(game.start, game.start)
         self._pack: list[int] = []
+        self._moves = 0  # the length of OpenSpiel's history
+        self._deal_start = 0  # ... when the first card of the current deal's pack came
         n = game.num_players()
         self._rewards = [0.0] * n
         self._returns = [0.0] * n
@@ -239,7 +241,10 @@ class WattenState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         before = self._inner
+        self._moves += 1
         if before.is_chance_node:
+            if not self._pack:
+                self._deal_start = self._moves - 1
             self._pack.append(int(action))
             if len(self._pack) < len(DECK):
                 self._rewards = [0.0] * len(self._rewards)
@@ -263,21 +268,31 @@ class WattenState(pyspiel.State):  # type: ignore[misc]
         """A state ``player_id`` cannot tell from this one, drawn by the exact sampler.
 
         The sampler is OpenSpiel's uniform sampler; one draw of it seeds a
-        :class:`random.Random` for :meth:`PlayerView.sample_state`.  The sample's
-        actions since the start are replayed, so the new state's history is complete.
+        :class:`random.Random` for :meth:`PlayerView.sample_state`, which redeals the
+        cards of the current deal the seat cannot see.  The new state replays this
+        state's actions up to the start of the current deal (finished deals: a fresh
+        shuffle makes their cards irrelevant to the rest of the game, R11), then the
+        sample's actions of the current deal, so its history is complete.  Cards of a
+        shuffle still being dealt are drawn afresh: nobody has seen them.
         """
         rng = random.Random(int(float(probability_sampler()) * 2**53))
-        sample = self._inner.view(player_id).sample_state(rng)
         out: WattenState = self.get_game().new_initial_state()
-        for _, action in sample.history[len(self._start.history) :]:
+        for action in self.history()[: self._deal_start]:
+            out.apply_action(action)
+        if self._inner.is_chance_node:
+            for _ in self._pack:
+                outcomes = out.chance_outcomes()
+                out.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            return out
+        sample = self._inner.view(player_id).sample_state(rng)
+        actions = [action for _, action in sample.history]
+        first = max(i for i, action in enumerate(actions) if isinstance(action, Shuffle))
+        for action in actions[first:]:
             if isinstance(action, Shuffle):
                 for card in action.pack:
                     out.apply_action(card.index)
             else:
                 out.apply_action(action_to_id(out._inner, action))
-        for _ in self._pack:  # the cards dealt so far are hidden from every seat
-            outcomes = out.chance_outcomes()
-            out.apply_action(outcomes[rng.randrange(len(outcomes))][0])
         return out
 
 
