@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Final
 
 import attrs
@@ -31,8 +32,26 @@ def _value(text: str) -> object:
     return text
 
 
+def _import(path: str) -> type:
+    module, _, attribute = path.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module), attribute) if module else None
+    except (ImportError, AttributeError):
+        cls = None
+    if not isinstance(cls, type):
+        raise ValueError(
+            f"unknown bot {path!r} (known: {', '.join(BOT_NAMES)}, or a dotted class path)"
+        )
+    return cls
+
+
 def make_bot(spec: str) -> Bot:
     """The bot a spec names: ``name`` or ``name:field=value:field=value``.
+
+    ``name`` is one of :data:`BOT_NAMES` or the dotted path of your own bot class
+    (``mypackage.bots.Clever``), which is called with the fields as keyword arguments,
+    so the arena can measure any importable bot.  Numbers are converted (int, then
+    float); anything else is passed as a string.
 
     >>> make_bot("search:rollouts=60:rollout=random")
     SearchBot(rollouts=60, time_ms=None, max_candidates=6, rollout='random')
@@ -44,20 +63,21 @@ def make_bot(spec: str) -> Bot:
     if not isinstance(spec, str):
         raise TypeError(f"make_bot: spec must be a string, got {type(spec).__name__}")
     name, *params = spec.strip().split(":")
-    cls = _CLASSES.get(name.strip().lower())
-    if cls is None:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)})")
-    fields = {field.name for field in attrs.fields(cls)}
+    name = name.strip()
+    cls = _CLASSES.get(name.lower()) or _import(name)
+    fields = {field.name for field in attrs.fields(cls)} if attrs.has(cls) else None
     kwargs: dict[str, object] = {}
     for param in params:
         key, sep, raw = param.partition("=")
         key = key.strip()
-        if not sep or key not in fields:
-            known = ", ".join(sorted(fields)) or "none"
+        if not sep or not key or (fields is not None and key not in fields):
+            known = ", ".join(sorted(fields or ())) or "none"
             raise ValueError(f"bot {name!r}: bad parameter {param!r} (fields: {known})")
         kwargs[key] = _value(raw.strip())
     try:
         bot: Bot = cls(**kwargs)
     except TypeError as error:
         raise ValueError(f"bot {name!r}: {error}") from None
+    if not isinstance(bot, Bot):
+        raise ValueError(f"bot {name!r} has no choose(view, rng) method")
     return bot

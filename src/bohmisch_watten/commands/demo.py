@@ -1,4 +1,4 @@
-"""``python -m bohmisch_watten``: play one seeded game between random players and print it.
+"""``python -m bohmisch_watten [demo]``: play one seeded game between random players and print it.
 
 The printout is an omniscient log (it shows every hand) so a person can follow the
 rules at work: the cut ritual, the trump card, folds and exchanges, every trick, the
@@ -11,15 +11,19 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
-from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
-from .cards import CRITICALS, Card, Suit
-from .phases import Phase
-from .rules import Overshoot, Rules, Schleck
-from .state import GameState, new_game
+import attrs
 
-__all__ = ["main", "play_and_print"]
+from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
+from ..cards import CRITICALS, Card, Suit
+from ..phases import Phase
+from ..rules import Overshoot, Rules, Schleck
+from ..state import GameState, new_game
+
+__all__ = ["DESCRIPTION", "add_arguments", "play_and_print", "run"]
+
+DESCRIPTION = "Play one game of Böhmisch Watten between random players and print it."
 
 _CRITICAL_NAMES = dict(zip(CRITICALS, ("Maxi", "Belli", "Spitz"), strict=True))
 
@@ -41,12 +45,11 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: player count, seed and one option per variant (RULES.md §8)."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bohmisch_watten",
-        description="Play one game of Böhmisch Watten between random players and print it.",
-    )
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The demo's options: player count, seed and one option per variant (RULES.md §8).
+
+    A variant option overrides the same field of ``--rules``.
+    """
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
     parser.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     parser.add_argument("--dealer", type=int, default=0, help="first dealer's seat (R3)")
@@ -57,15 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop after this many deals (random players can drift for long; default 500)",
     )
     variants = parser.add_argument_group("variants (RULES.md §8)")
-    variants.add_argument("--schleck", choices=[s.value for s in Schleck], default="alternate")
-    variants.add_argument("--dealer-stock-limit", type=int, choices=(2, 3), default=2)
-    variants.add_argument("--must-head", type=_bool, default=True, metavar="{true,false}")
-    variants.add_argument("--overshoot", choices=[o.value for o in Overshoot], default="wins")
-    variants.add_argument("--plus-fifty", type=_bool, default=False, metavar="{true,false}")
-    variants.add_argument("--start-score", type=int, default=20)
-    variants.add_argument("--hearts-double", type=_bool, default=True, metavar="{true,false}")
-    variants.add_argument("--min-fold-score", type=int, default=5)
-    return parser
+    variants.add_argument("--schleck", choices=[s.value for s in Schleck])
+    variants.add_argument("--dealer-stock-limit", type=int, choices=(2, 3))
+    variants.add_argument("--must-head", type=_bool, metavar="{true,false}")
+    variants.add_argument("--overshoot", choices=[o.value for o in Overshoot])
+    variants.add_argument("--plus-fifty", type=_bool, metavar="{true,false}")
+    variants.add_argument("--start-score", type=int)
+    variants.add_argument("--hearts-double", type=_bool, metavar="{true,false}")
+    variants.add_argument("--min-fold-score", type=int)
 
 
 def _print_deal_start(state: GameState, out: TextIO) -> None:
@@ -184,20 +186,25 @@ def play_and_print(
     return state
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m bohmisch_watten``; returns the exit status."""
-    args = build_parser().parse_args(argv)
+_VARIANTS = (
+    "schleck",
+    "dealer_stock_limit",
+    "must_head",
+    "overshoot",
+    "plus_fifty",
+    "start_score",
+    "hearts_double",
+    "min_fold_score",
+)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play and print the game the options ask for; returns the exit status."""
     try:
-        rules = Rules(
-            schleck=args.schleck,
-            dealer_stock_limit=args.dealer_stock_limit,
-            must_head=args.must_head,
-            overshoot=args.overshoot,
-            plus_fifty=args.plus_fifty,
-            start_score=args.start_score,
-            hearts_double=args.hearts_double,
-            min_fold_score=args.min_fold_score,
-        )
+        given: dict[str, Any] = {
+            name: getattr(args, name) for name in _VARIANTS if getattr(args, name) is not None
+        }
+        rules = attrs.evolve(args.rules, **given)
         if not 0 <= args.dealer < args.players:
             raise ValueError(f"--dealer must be a seat from 0 to {args.players - 1}")
     except ValueError as error:

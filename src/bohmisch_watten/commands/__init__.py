@@ -1,0 +1,24 @@
+"""The subcommands of ``python -m bohmisch_watten``, one module each.
+
+A subcommand module exposes ``DESCRIPTION`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int``; adding one is an import and a line in :data:`COMMANDS`.  Every
+subcommand also gets ``--rules`` (see :func:`bohmisch_watten.parse_rules`).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Final
+
+from . import arena, demo
+
+__all__ = ["COMMANDS", "DEFAULT_COMMAND"]
+
+COMMANDS: Final[dict[str, ModuleType]] = {
+    "demo": demo,
+    "arena": arena,
+}
+"""Subcommand name → module, in the order ``--help`` lists them."""
+
+DEFAULT_COMMAND: Final = "demo"
+"""What runs when the first argument names no subcommand."""
