@@ -14,6 +14,7 @@ from bohmisch_watten import (
     GameState,
     Phase,
     PlayCard,
+    action_to_id,
     legal_action_mask,
     new_game,
 )
@@ -120,6 +121,8 @@ def test_every_entry_is_in_the_unit_interval_and_masks_match(
         assert len(mask) == NUM_ACTION_IDS
         if state.current_player == p:
             assert mask == [int(b) for b in legal_action_mask(state)]
+            ids = {action_to_id(state, a) for a in state.legal_actions()}
+            assert {i for i, bit in enumerate(mask) if bit} == ids
         else:
             assert not any(mask)
 

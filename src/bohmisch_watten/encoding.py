@@ -57,16 +57,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from .action_ids import (
-    EXCHANGE_BASE,
-    EXCHANGE_TRUMP_BASE,
-    FOLD_ID,
-    LEAVE_ID,
-    NUM_ACTION_IDS,
-    PLAY_BASE,
-    TAKE_ID,
-)
-from .actions import Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
+from .action_ids import legal_action_mask
 from .cards import CRITICALS
 from .phases import Phase
 from .views import PlayerView
@@ -203,28 +194,13 @@ def action_mask(view: PlayerView) -> list[int]:
     """1 at the id of every legal action of ``view``'s seat, else 0 (99 entries).
 
     All 0 when the seat is not to act.  Exchange ids name positions in the hand sorted
-    in card order, as in :mod:`bohmisch_watten.action_ids`.
+    in card order, as in :mod:`bohmisch_watten.action_ids`; this is
+    :func:`~bohmisch_watten.legal_action_mask` of the view as 0/1 ints.
 
     Raises:
         TypeError: naming ``view`` if it is not a :class:`PlayerView`.
     """
-    view = _check_view(view)
-    mask = [0] * NUM_ACTION_IDS
-    position = {card: j for j, card in enumerate(view.hand)}
-    for action in view.legal_actions():
-        if isinstance(action, PlayCard):
-            mask[PLAY_BASE + action.card.index] = 1
-        elif isinstance(action, Exchange):
-            pattern = sum(1 << position[card] for card in action.discard)
-            base = EXCHANGE_TRUMP_BASE if action.take_trump_card else EXCHANGE_BASE
-            mask[base + pattern] = 1
-        elif isinstance(action, Fold):
-            mask[FOLD_ID] = 1
-        elif isinstance(action, TakeCritical):
-            mask[TAKE_ID] = 1
-        elif isinstance(action, LeaveCritical):
-            mask[LEAVE_ID] = 1
-    return mask
+    return [int(legal) for legal in legal_action_mask(_check_view(view))]
 
 
 def observation_batch(views: Iterable[PlayerView]) -> list[list[float]]:
