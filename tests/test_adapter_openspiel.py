@@ -5,6 +5,8 @@ from __future__ import annotations
 import attrs
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -146,6 +148,24 @@ def test_resampled_states_look_the_same_to_the_seat() -> None:
         assert other.history()[:start] == state.history()[:start]
         differs += other.game_state.hands != state.game_state.hands
     assert differs > 0
+
+
+@pytest.mark.rule("R13", "R23")
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**31 - 1), cut=st.floats(0.2, 0.95))
+def test_no_string_or_tensor_of_a_seat_moves_when_hidden_cards_are_redealt(
+    players: int, seed: int, cut: float
+) -> None:
+    """Security boundary: every seat's strings and tensors survive a redeal for that seat."""
+    game = load(players=players, mode="deal")
+    seen = play_random(game.new_initial_state(), np.random.RandomState(seed))
+    state = seen[int(cut * (len(seen) - 1))]
+    for p in range(players):
+        other = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert other.information_state_string(p) == state.information_state_string(p)
+        assert other.observation_string(p) == state.observation_string(p)
+        assert other.information_state_tensor(p) == state.information_state_tensor(p)
+        assert other.observation_tensor(p) == state.observation_tensor(p)
 
 
 def test_serialization_round_trip() -> None:
