@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import attrs
 import numpy as np
 import pytest
@@ -61,7 +63,15 @@ def test_one_parameter_per_rules_field_with_the_same_default() -> None:
 
 @pytest.mark.parametrize(
     "params",
-    [{"players": 5}, {"mode": "tournament"}, {"max_deals": 0}, {"start_score": 0}],
+    [
+        {"players": 5},
+        {"mode": "tournament"},
+        {"max_deals": 0},
+        {"start_score": 0},
+        {"mode": "deal", "position": "nonsense"},
+        {"mode": "deal", "players": 3, "position": "p4/d2/n5/s4.11.20.3/f0000/default"},
+        {"mode": "deal", "players": 3, "position": "p3/d2/n5/s4.11.20/f000/schleck:none"},
+    ],
 )
 def test_bad_parameters_are_refused(params: dict[str, object]) -> None:
     with pytest.raises((pyspiel.SpielError, ValueError)):
@@ -166,6 +176,19 @@ def test_no_string_or_tensor_of_a_seat_moves_when_hidden_cards_are_redealt(
         assert other.observation_string(p) == state.observation_string(p)
         assert other.information_state_tensor(p) == state.information_state_tensor(p)
         assert other.observation_tensor(p) == state.observation_tensor(p)
+
+
+def test_a_position_parameter_starts_the_deal_there_and_survives_pickling() -> None:
+    text = "p3/d2/n5/s4.11.20/f100/schleck:none;must_head:false"
+    game = load(players=3, mode="deal", position=text, schleck="none", must_head=False)
+    start = game.new_initial_state()
+    assert str(start.game_state.position) == text
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = play_random(start, np.random.RandomState(9))[40]
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy.history() == state.history()
+    assert copy.game_state == state.game_state
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
 
 
 def test_serialization_round_trip() -> None:
