@@ -168,3 +168,19 @@ def test_batches_stack_rows_in_order() -> None:
     mixed = [walk(2, 1, 10).view(0), views[0]]
     with pytest.raises(ValueError, match="different numbers of players"):
         observation_batch(mixed)
+
+
+def test_batches_as_numpy_arrays() -> None:
+    np = pytest.importorskip("numpy")
+    from bohmisch_watten.adapters.arrays import action_mask_array, observation_array
+
+    state = walk(3, 2, 45)
+    views = [state.view(p) for p in range(3)]
+    obs = observation_array(views)
+    assert obs.shape == (3, 415)
+    assert obs.dtype == np.float32
+    assert np.allclose(obs, np.array(observation_batch(views), dtype=np.float32))
+    masks = action_mask_array(views)
+    assert masks.shape == (3, 99)
+    assert masks.tolist() == action_mask_batch(views)
+    assert action_mask_array([]).shape == (0, 99)
