@@ -171,3 +171,11 @@ def test_a_position_text_sets_the_deal() -> None:
     env = WattenEnv(4, rules=Rules(schleck="none"), position=text)
     env.reset(seed=0)
     assert str(env.game_state.start_position) == text
+
+
+@pytest.mark.parametrize("action", [None, 1.5, "3"])
+def test_a_non_integer_action_is_a_type_error(action: object) -> None:
+    env = WattenEnv(2)
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="action"):
+        env.step(action)

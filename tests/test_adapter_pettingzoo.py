@@ -126,3 +126,12 @@ def test_ansi_render_shows_the_acting_seats_table() -> None:
 def test_bad_arguments_are_refused(kwargs: dict[str, object], error: type[Exception]) -> None:
     with pytest.raises(error):
         raw_env(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("action", [None, 2.0, "3", True])
+def test_a_non_integer_action_is_a_type_error(action: object) -> None:
+    table = raw_env(players=2)
+    table.reset(seed=0)
+    with pytest.raises(TypeError, match="action"):
+        table.step(action)  # type: ignore[arg-type]
+    table.step(np.int64(np.flatnonzero(table.observe(table.agent_selection)["action_mask"])[0]))

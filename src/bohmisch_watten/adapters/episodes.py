@@ -17,6 +17,7 @@ episode is and on what it pays, so they take it from here.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Mapping
 from typing import Final
 
@@ -28,6 +29,7 @@ from ..state import GameState
 __all__ = [
     "MAX_DEAL_CHANGE",
     "RULE_PARAMS",
+    "action_index",
     "deal_over",
     "deal_rewards",
     "decisions_per_deal",
@@ -81,3 +83,19 @@ def deal_rewards(before: GameState, after: GameState) -> tuple[float, ...]:
     Zero for every seat unless the step posted a deal's points.
     """
     return tuple(float(b - a) for b, a in zip(before.scores, after.scores, strict=True))
+
+
+def action_index(action: object) -> int:
+    """``action`` as an int id; numpy integers are welcome, floats and None are not.
+
+    Raises:
+        TypeError: naming ``action`` if it is not an integer.
+    """
+    if isinstance(action, bool):
+        raise TypeError("action must be an integer action id, got bool")
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(
+            f"action must be an integer action id, got {type(action).__name__}"
+        ) from None

@@ -43,7 +43,7 @@ from ..bots import Bot, RandomBot, make_bot
 from ..encoding import action_mask, observation, observation_size
 from ..rules import Rules
 from ..state import GameState, new_game
-from .episodes import deal_over, deal_rewards
+from .episodes import action_index, deal_over, deal_rewards
 from .positions import deal_start
 from .text import table_text
 
@@ -152,12 +152,16 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Play the action id for the learning seat, then let the bots play.
 
         An illegal id ends the episode with reward −1 and ``info["illegal"] = True``.
+
+        Raises:
+            TypeError: naming ``action`` if it is not an integer.
+            RuntimeError: if the episode is over (call :meth:`reset`).
         """
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         state = self.game_state
         legal = action_mask(state.view(self.seat))
-        index = int(action)
+        index = action_index(action)
         if not 0 <= index < NUM_ACTION_IDS or not legal[index]:
             self._done = True
             obs, info = self._observe()

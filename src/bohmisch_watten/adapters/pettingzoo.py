@@ -38,7 +38,7 @@ from ..action_ids import NUM_ACTION_IDS, id_to_action
 from ..encoding import action_mask, observation, observation_size
 from ..rules import Rules
 from ..state import GameState, new_game
-from .episodes import deal_over, deal_rewards
+from .episodes import action_index, deal_over, deal_rewards
 from .text import table_text
 
 __all__ = ["env", "raw_env"]
@@ -152,6 +152,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         Raises:
             IllegalActionError: for an id that is not legal now (``env()`` turns that
                 into the end of the game with reward −1).
+            TypeError: naming ``action`` if it is not an integer (None included).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -159,8 +160,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             return
         self._cumulative_rewards[agent] = 0.0
         before = self.game_state
-        assert action is not None
-        after = before.apply(id_to_action(before, int(action)))
+        after = before.apply(id_to_action(before, action_index(action)))
         self.game_state = after
         self._deal_until_decision()
         n = len(self.possible_agents)
