@@ -36,6 +36,7 @@ class GameSpec:
 def labels(specs: Sequence[str]) -> tuple[str, ...]:
     """One label per contestant: the spec, then ``spec#2``, ``spec#3`` when it repeats.
 
+    >>> from bohmisch_watten.arena.schedule import labels
     >>> labels(["search", "random", "random"])
     ('search', 'random', 'random#2')
     """
@@ -73,7 +74,7 @@ def schedule(games: int, contestants: int, players: int) -> list[GameSpec]:
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     tables = _tables(contestants, players)
-    specs = []
+    specs: list[GameSpec] = []
     for board in range(boards_needed(games, contestants, players)):
         for seating in tables:
             specs.append(GameSpec(len(specs), board, seating))

@@ -26,6 +26,7 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     Unlike the normal interval it stays inside [0, 1] and behaves for rates near 0 or 1.
     ``successes`` may be fractional (shared wins count 1/k).
 
+    >>> from bohmisch_watten.arena.stats import wilson_interval
     >>> lo, hi = wilson_interval(50, 100)
     >>> round(lo, 3), round(hi, 3)
     (0.404, 0.596)
@@ -36,7 +37,9 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[floa
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def fair_share_p_value(successes: float, trials: int, share: float) -> float:
@@ -46,6 +49,7 @@ def fair_share_p_value(successes: float, trials: int, share: float) -> float:
     wins; with the arena's hundreds of games the approximation is close to the exact
     binomial test.
 
+    >>> from bohmisch_watten.arena.stats import fair_share_p_value
     >>> round(fair_share_p_value(25, 100, 0.25), 3)
     1.0
     """
@@ -87,8 +91,9 @@ def bradley_terry(
         rating.  The intervals come from the Fisher information; comparisons within one
         game are not independent, so they are approximate.
 
+    >>> from bohmisch_watten.arena.stats import bradley_terry
     >>> [round(r) for r, _, _ in bradley_terry([[0, 3], [1, 0]])]
-    [73, -73]
+    [74, -74]
     """
     m = len(wins)
     w = [[wins[a][b] + (0.5 if wins[a][b] + wins[b][a] > 0 else 0.0) for b in range(m)]
@@ -99,9 +104,7 @@ def bradley_terry(
         new = []
         for a in range(m):
             total = sum(w[a])
-            denominator = sum(
-                games[a][b] / (strength[a] + strength[b]) for b in range(m) if b != a
-            )
+            denominator = sum(games[a][b] / (strength[a] + strength[b]) for b in range(m) if b != a)
             new.append(total / denominator if denominator else strength[a])
         mean_log = sum(math.log(s) for s in new) / m
         strength = [s / math.exp(mean_log) for s in new]

@@ -19,11 +19,10 @@ from .base import Bot
 from .heuristic import HeuristicBot
 from .playout import play_out
 from .random_bot import RandomBot
-from .registry import BOT_NAMES, make_bot
+from .registry import make_bot
 from .search import SearchBot
 
 __all__ = [
-    "BOT_NAMES",
     "Bot",
     "HeuristicBot",
     "RandomBot",

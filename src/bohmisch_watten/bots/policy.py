@@ -35,9 +35,9 @@ from ._cards import TRUMP, beats, card_value, effective_suit, mean_unseen_value,
 
 __all__ = [
     "choose_cut",
-    "decide",
     "choose_exchange",
     "choose_play",
+    "decide",
     "expected_gain",
     "rank_exchanges",
 ]

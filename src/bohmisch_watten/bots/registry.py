@@ -53,6 +53,7 @@ def make_bot(spec: str) -> Bot:
     so the arena can measure any importable bot.  Numbers are converted (int, then
     float); anything else is passed as a string.
 
+    >>> from bohmisch_watten.bots import make_bot
     >>> make_bot("search:rollouts=60:rollout=random")
     SearchBot(rollouts=60, time_ms=None, max_candidates=6, rollout='random')
 

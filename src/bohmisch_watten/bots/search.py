@@ -81,7 +81,9 @@ class SearchBot:
             return legal[0]
         return self.search(view, rng)[0][0]
 
-    def hint(self, view: PlayerView, rng: random.Random | None = None) -> list[tuple[Action, float]]:
+    def hint(
+        self, view: PlayerView, rng: random.Random | None = None
+    ) -> list[tuple[Action, float]]:
         """The ranked actions with their estimated values, for a UI's "hint" button.
 
         The value of an action is the mean points the seat gains toward zero in this
@@ -120,7 +122,9 @@ class SearchBot:
                     break
             elif time.perf_counter() >= deadline:
                 break
-        ranked = [(action, total / samples) for action, total in zip(candidates, totals)]
+        ranked = [
+            (action, total / samples) for action, total in zip(candidates, totals, strict=False)
+        ]
         ranked.sort(key=lambda item: -item[1])
         return ranked
 

@@ -8,6 +8,7 @@ intervals, and files for further analysis.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -101,8 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _progress_bar(total: int, quiet: bool) -> Any:
-    from tqdm import tqdm
-
+    tqdm: Any = importlib.import_module("tqdm").tqdm
     return tqdm(
         total=total,
         unit="game",
