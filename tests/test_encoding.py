@@ -9,11 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bohmisch_watten import (
+    BELLI,
     DECK,
     NUM_ACTION_IDS,
     GameState,
+    LeaveCritical,
     Phase,
     PlayCard,
+    TakeCritical,
     action_to_id,
     legal_action_mask,
     new_game,
@@ -27,7 +30,7 @@ from bohmisch_watten.encoding import (
     observation_size,
 )
 
-from helpers import VARIANTS
+from helpers import VARIANTS, stack_pack
 
 
 def walk(num_players: int, seed: int, steps: int, rules_index: int = 0) -> GameState:
@@ -184,3 +187,24 @@ def test_batches_as_numpy_arrays() -> None:
     assert masks.shape == (3, 99)
     assert masks.tolist() == action_mask_batch(views)
     assert action_mask_array([]).shape == (0, 99)
+
+
+@pytest.mark.rule("R12", "R13")
+def test_the_ritual_blocks_taken_and_left_criticals() -> None:
+    """Cutter takes Maxi (public to all), dealer leaves Belli (known to the dealer only)."""
+    state = new_game(3, dealer=0)
+    cutter = state.cutter
+    state = state.apply(stack_pack(3, 0, {}, "EA", bottom="HK S7", taken={cutter: 1})).apply(
+        TakeCritical()
+    )
+    assert state.phase is Phase.CUT
+    state = state.apply(LeaveCritical())
+    for seat in range(3):
+        vector = observation(state.view(seat))
+        taken = block(vector, 3, "criticals_taken")
+        assert taken[3 * ((cutter - seat) % 3) + 0] == 1.0  # Maxi, row of the cutter
+        assert sum(taken) == 1.0
+        left = block(vector, 3, "criticals_left")
+        assert left[(0 - seat) % 3] == 1.0  # the dealer declined a Critical (public)
+        seen = block(vector, 3, "cut_seen")
+        assert seen[DECK.index(BELLI)] == (1.0 if seat == 0 else 0.0)  # R13
