@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo test lint typecheck pytest bench docs clean golden
+.PHONY: demo test lint typecheck pytest bench bench-compare bench-long docs clean golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,17 @@ docs: $(VENV)/.docs-installed
 
 bench: $(VENV)/.run-installed
 	$(BIN)/python benchmarks/playout.py
+
+# Side by side with OpenSpiel's C++ Hearts in the same process (installs open_spiel).
+$(VENV)/.openspiel-installed: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet open-spiel==2.0.2
+	touch $@
+
+bench-compare: $(VENV)/.run-installed $(VENV)/.openspiel-installed
+	$(BIN)/python benchmarks/playout.py --compare
+
+bench-long: $(VENV)/.run-installed
+	$(BIN)/python benchmarks/long_game.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage docs/_build

@@ -49,6 +49,9 @@ def stack_pack(
 ) -> Shuffle:
     """A pack that deals exactly ``dealt`` (R15) if the cut ritual takes what ``taken`` says.
 
+    A thin layer over :meth:`Shuffle.deal` for terse scenarios: notation strings,
+    partial hands filled up with unnamed cards, and the bottom of the pack spelled out.
+
     Args:
         dealt: per seat, the cards dealt to it in dealing order (first packet of 3 − k,
             then 2), e.g. ``{1: "EA EK EO EU E10"}``.  Seats left out get filler cards.
@@ -59,27 +62,39 @@ def stack_pack(
             must be the first cards of ``bottom`` in ritual order.
     """
     taken = dict(taken or {})
+    n = num_players
+    low = cards(bottom)
+    k = sum(taken.values())
+    takes, cut, above = low[:k], (low[k] if len(low) > k else None), low[k + 1 :]
+    # R12, R14: the cutter alone takes more than one Critical only under cutter_only.
+    cutter_only = k > 1 and not taken.get(dealer)
+    cutter = (dealer - 1) % n
+    owners = [cutter if cutter_only or i % 2 == 0 else dealer for i in range(k)]
+    assert all(owners.count(s) == c for s, c in taken.items()), "taken does not fit R12"
     named = [c for text in dealt.values() for c in cards(text)]
-    named += [Card.parse(trump), *cards(stock), *cards(bottom)]
+    named += [Card.parse(trump), *cards(stock), *low]
     assert len(set(named)) == len(named), "a card is named twice"
     filler = iter(c for c in DECK if c not in named)
-    order = [(dealer + 1 + i) % num_players for i in range(num_players)]
+    order = [(dealer + 1 + i) % n for i in range(n)]
     hands = {s: cards(dealt.get(s, "")) for s in order}
     for s in order:
         while len(hands[s]) < 5 - taken.get(s, 0):
             hands[s].append(next(filler))
-    top: list[Card] = []
-    for s in order:
-        top += hands[s][: 3 - taken.get(s, 0)]
-    top.append(Card.parse(trump))
-    for s in order:
-        top += hands[s][3 - taken.get(s, 0) :]
-    top += cards(stock)
-    tail = list(reversed(cards(bottom)))
-    middle = list(filler)
-    pack = top + middle + tail
-    assert len(pack) == 32
-    return Shuffle(pack)
+        hands[s] += [card for card, owner in zip(takes, owners, strict=True) if owner == s]
+    top = cards(stock)
+    if above:  # cards above the cut card: spell out the whole stock (R15: 31 - 5n cards)
+        middle = list(filler)
+        top += middle[: 31 - 5 * n - 1 - len(top) - len(above)] + above[::-1]
+        top.append(cut)  # type: ignore[arg-type]
+    return Shuffle.deal(
+        [hands[s] for s in range(n)],
+        Card.parse(trump),
+        dealer=dealer,
+        stock=top,
+        cut_card=cut,
+        taken=takes,
+        rules=Rules(schleck="cutter_only" if cutter_only else "alternate"),
+    )
 
 
 def dealt_state(

@@ -134,3 +134,21 @@ def test_returns_zero_until_the_end_then_plus_minus_one() -> None:
         assert final.view(seat).returns() == returns
     assert 1.0 in returns
     assert -1.0 in returns
+
+
+class _Index:
+    """An integer type that is not int, as a NumPy integer."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_integer_types_other_than_int_are_seats() -> None:
+    state = dealt_state(2, {}, "E10")
+    assert state.is_legal(Exchange(set()), seat=_Index(1))  # type: ignore[arg-type]
+    assert not state.is_legal(Exchange(set()), seat=_Index(0))  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="not seat 0's"):
+        state.apply(Exchange(set()), seat=_Index(0))  # type: ignore[arg-type]

@@ -33,6 +33,7 @@ from bohmisch_watten import (
     new_game,
 )
 from bohmisch_watten.sampling import forbidden_mask
+from bohmisch_watten.state import _build_state
 from bohmisch_watten.tables import bits
 from bohmisch_watten.tricks import _legal_play_mask as legal_play_mask
 
@@ -64,8 +65,17 @@ def first_dealer(state: GameState) -> int:
 
 
 def replay(state: GameState) -> GameState:
-    """Replay ``state.history`` from the start, checking the seat of every action."""
-    out = new_game(state.num_players, rules=state.rules, dealer=first_dealer(state))
+    """Replay ``state.history`` from its start, checking the seat of every action.
+
+    The start is the state's start position with the deals before it (for a sample:
+    the current deal's position and the view's record of earlier deals).
+    """
+    over = state.is_terminal and not state.history  # a sample of a finished game
+    out = _build_state(
+        position=state.start_position,
+        past=state.past_deals,
+        phase=Phase.GAME_OVER if over else Phase.DEAL,
+    )
     for seat, action in state.history:
         assert out.current_player == seat
         out = out.apply(action)
@@ -121,9 +131,9 @@ def view_cards(view: PlayerView) -> tuple[int, list[int]]:
         current |= sum(1 << c for _, c in plays)
     past = []
     for deal in view.past_deals:
-        named = 1 << deal.trump | sum(1 << c for _, c, _, _ in deal.cut if c >= 0)
-        for plays, _ in deal.tricks:
-            named |= sum(1 << c for _, c in plays)
+        named = 1 << deal.trump.index | sum(1 << c.index for _, c, _, _ in deal.cut if c)
+        for trick in deal.tricks:
+            named |= sum(1 << c.index for _, c in trick.plays)
         past.append(named)
     return current, past
 

@@ -8,12 +8,16 @@ Actions do not carry the seat: the state knows whose turn it is
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final, TypeAlias
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
 from .cards import DECK, Card
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = [
     "Action",
@@ -44,6 +48,41 @@ class Shuffle:
 
     def __str__(self) -> str:
         return "shuffle " + " ".join(str(c) for c in self.pack)
+
+    @classmethod
+    def deal(
+        cls,
+        hands: Sequence[Iterable[Card]],
+        trump_card: Card,
+        *,
+        dealer: int = 0,
+        stock: Iterable[Card] = (),
+        cut_card: Card | None = None,
+        taken: Iterable[Card] = (),
+        rules: Rules | None = None,
+    ) -> Shuffle:
+        """The shuffle that deals ``hands`` and turns up ``trump_card`` (R12, R15).
+
+        The inverse of dealing, for tests, puzzles and UIs that set up a position: see
+        :func:`bohmisch_watten.dealing.deal_pack` for the arguments and the errors.
+        ``dealer`` and ``rules`` must be those of the game the shuffle is applied to.
+
+        Example:
+            >>> from bohmisch_watten import Card, Shuffle, new_game
+            >>> codes = ("HK EA E9 G8 S10", "GA GK GO GU G10")
+            >>> hands = [[Card.parse(c) for c in h.split()] for h in codes]
+            >>> state = new_game(2, dealer=1).apply(Shuffle.deal(hands, Card.parse("S9"), dealer=1))
+            >>> " ".join(str(card) for card in state.hands[0]), str(state.trump_card)
+            ('E9 EA G8 HK S10', 'S9')
+        """
+        from .dealing import deal_pack  # dealing builds on this module
+        from .rules import Rules
+
+        pack = deal_pack(
+            hands, trump_card, dealer=dealer, stock=stock, cut_card=cut_card, taken=taken,
+            rules=Rules() if rules is None else rules,
+        )  # fmt: skip
+        return cls(pack)
 
 
 @attrs.frozen(slots=True)
@@ -142,18 +181,42 @@ PLAY_ACTIONS: Final[tuple[PlayCard, ...]] = tuple(PlayCard(card) for card in DEC
 """``PLAY_ACTIONS[i]`` plays ``DECK[i]``; shared so that legal_actions() allocates nothing."""
 
 
-class _ExchangeCache(dict[int, Exchange]):
-    """Interned :class:`Exchange` objects by discard bitmask, created on first use."""
-
-    def __init__(self, take_trump_card: bool) -> None:
-        super().__init__()
-        self._take = take_trump_card
-
-    def __missing__(self, mask: int) -> Exchange:
-        action = Exchange(frozenset(c for c in DECK if mask >> c.index & 1), self._take)
-        self[mask] = action
-        return action
+@lru_cache(maxsize=1 << 16)  # every discard of up to 4 cards: 41,449 masks
+def _plain_exchange(mask: int) -> Exchange:
+    return Exchange(frozenset(c for c in DECK if mask >> c.index & 1), False)
 
 
-EXCHANGES: Final = _ExchangeCache(False)
-EXCHANGES_WITH_TRUMP: Final = _ExchangeCache(True)
+@lru_cache(maxsize=1 << 16)
+def _exchange_with_trump(mask: int) -> Exchange:
+    return Exchange(frozenset(c for c in DECK if mask >> c.index & 1), True)
+
+
+class _ExchangeTable:
+    """``table[mask]``: the shared :class:`Exchange` of a discard bitmask.
+
+    Backed by a bounded ``lru_cache`` on a pure function of the mask, so no module-level
+    container grows with use; ``__getitem__`` *is* that cached function, which keeps
+    ``map(EXCHANGES.__getitem__, masks)`` on the exchange decision as fast as a dict.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+
+        def __getitem__(self, mask: int) -> Exchange: ...
+
+
+class _Plain(_ExchangeTable):
+    __slots__ = ()
+    __getitem__ = staticmethod(_plain_exchange)
+
+
+class _WithTrump(_ExchangeTable):
+    __slots__ = ()
+    __getitem__ = staticmethod(_exchange_with_trump)
+
+
+EXCHANGES: Final[_ExchangeTable] = _Plain()
+"""``EXCHANGES[mask]``: the plain exchange discarding the cards of ``mask``."""
+EXCHANGES_WITH_TRUMP: Final[_ExchangeTable] = _WithTrump()
+"""``EXCHANGES_WITH_TRUMP[mask]``: the dealer's exchange taking the trump card (R19)."""

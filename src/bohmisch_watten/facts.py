@@ -71,6 +71,16 @@ class DealFacts:
         return tuple([CARD_PAIRS[seat][i] for seat, i in self._trick])
 
     @property
+    def cards_in_trick(self) -> int:
+        """How many cards lie in the current trick (cheaper than ``len(trick)``)."""
+        return len(self._trick)
+
+    @property
+    def tricks_completed(self) -> int:
+        """How many tricks of this deal are complete (cheaper than ``len(tricks)``)."""
+        return len(self._tricks)
+
+    @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks of this deal, in order (R27)."""
         pairs = CARD_PAIRS

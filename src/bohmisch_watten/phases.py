@@ -9,8 +9,9 @@ table and the real machine agree for every phase, trigger and guard outcome.
 
 Guards are pure functions ``guard(state, action) -> bool`` of the state *before* the
 transition and the action that triggers it (``None`` for the automatic triggers
-``deal`` and ``score``).  The machine refers to them by name, the way a
-``transitions`` model would; :data:`GUARDS` maps the names to the functions.
+``deal`` and ``score``).  They read the state's public properties only, so this module
+needs nothing of :mod:`~bohmisch_watten.state` but its type.  The machine refers to them
+by name, the way a ``transitions`` model would; :data:`GUARDS` maps the names to the functions.
 """
 
 from __future__ import annotations
@@ -75,12 +76,14 @@ def dealer_decides(state: GameState, action: object) -> bool:
 
 def completes_deal(state: GameState, action: object) -> bool:
     """This card completes the fifth trick (R24)."""
-    return len(state._tricks) == 4 and len(state._trick) + 1 == state._folded.count(False)
+    return state.tricks_completed == 4 and state.cards_in_trick + 1 == state.folded.count(False)
 
 
 def game_ends(state: GameState, action: object) -> bool:
     """Posting this deal's points ends the game (R31, R33, R34)."""
-    points = deal_points(state._tricks_won, state._folded, state._trump >> 3, state.rules)
+    suit = state.trump_suit
+    assert suit is not None  # a deal is scored only after the trump card was turned (R15)
+    points = deal_points(state.tricks_won, state.folded, suit, state.rules)
     winners, _ = game_result(post_scores(state.scores, points, state.rules), state.rules)
     return bool(winners)
 

@@ -44,6 +44,7 @@ must follow Bells with …``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Final
 
@@ -51,9 +52,15 @@ import attrs
 
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .errors import FormatError, IllegalActionError
+from .jsonread import _DealReader, json_depth, summary_to_dict
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
+from .phases import Phase
+from .position import Position
 from .rules import Rules
-from .state import GameState, new_game
+from .scoring import game_result
+from .state import GameState, _build_state, new_game
+from .summary import DealSummary, PastDeals
+from .views import past_problem
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "load_record", "replay"]
 
@@ -64,6 +71,8 @@ RECORD_VERSION: Final = 1
 
 _ACTION_TYPES: Final = (Shuffle, TakeCritical, LeaveCritical, Fold, Exchange, PlayCard)
 _HEADER_KEYS: Final = ("format", "version", "players", "first_dealer", "rules")
+_OPTIONAL_KEYS: Final = ("start", "past")
+"""Header lines only a record that does not start at a fresh game has; ``past`` repeats."""
 
 
 def _to_actions(actions: Iterable[Action]) -> tuple[Action, ...]:
@@ -79,7 +88,7 @@ def _to_actions(actions: Iterable[Action]) -> tuple[Action, ...]:
     return out
 
 
-def _check_record(record: GameRecord) -> None:
+def _check_record_setup(record: GameRecord) -> None:
     """Raise :class:`FormatError` unless ``new_game`` accepts the record's setup."""
     n, rules, dealer = record.num_players, record.rules, record.first_dealer
     if isinstance(n, bool) or not isinstance(n, int) or n not in (2, 3, 4):
@@ -90,6 +99,43 @@ def _check_record(record: GameRecord) -> None:
         raise FormatError(
             f"record: first_dealer must be a seat from 0 to {n - 1} (R3), got {dealer!r:.20}"
         )
+
+
+def _check_record(record: GameRecord) -> None:
+    """Raise :class:`FormatError` unless the setup, start and past fit together."""
+    _check_record_setup(record)
+    n, rules, dealer = record.num_players, record.rules, record.first_dealer
+    start, past = record.start, record.past
+    if not isinstance(start, Position):
+        raise FormatError(f"record: start must be a Position, got {type(start).__name__}")
+    if start.num_players != n or start.rules != rules:
+        raise FormatError(f"record: the start position {start} is not of this game's setup")
+    first = past[0].dealer if past else start.dealer
+    if dealer != first:
+        raise FormatError(
+            f"record: first_dealer is {dealer}, but the first deal is dealt by seat {first}"
+        )
+
+
+def _fresh_start(record: GameRecord) -> Position:
+    """The default start: the first deal of a fresh game, or FormatError for a bad setup."""
+    try:
+        return Position.start(record.num_players, rules=record.rules, dealer=record.first_dealer)
+    except (TypeError, ValueError, AttributeError):
+        _check_record_setup(record)
+        raise  # pragma: no cover - the check above raises for every bad setup
+
+
+def _to_past(deals: Iterable[DealSummary]) -> tuple[DealSummary, ...]:
+    if isinstance(deals, (str, bytes)) or not isinstance(deals, Iterable):
+        raise FormatError(f"GameRecord.past must be a sequence of DealSummary, got {deals!r:.40}")
+    out = tuple(deals)
+    for deal in out:
+        if not isinstance(deal, DealSummary):
+            raise FormatError(
+                f"GameRecord.past holds DealSummary objects, got {type(deal).__name__}"
+            )
+    return out
 
 
 @attrs.frozen(slots=True)
@@ -104,8 +150,14 @@ class GameRecord:
     Attributes:
         num_players: 2, 3 or 4 (R1).
         rules: the variants in force.
-        first_dealer: the dealer of the first deal (R3); later dealers follow (R4).
-        actions: every action in order, the chance actions (:class:`Shuffle`) included.
+        first_dealer: the dealer of the record's first deal (R3); later dealers follow
+            (R4): the first of ``past`` if any, else the dealer of ``start``.
+        actions: every action in order from ``start``, the chance actions
+            (:class:`Shuffle`) included.
+        start: the :class:`~bohmisch_watten.Position` the actions start from; by
+            default the first deal of a fresh game.
+        past: the public record of the deals before ``start`` (:class:`DealSummary`,
+            oldest first), empty for a fresh game; checked by :func:`replay`.
 
     Raises:
         FormatError: on construction, for a bad field.
@@ -115,9 +167,20 @@ class GameRecord:
     rules: Rules
     first_dealer: int
     actions: tuple[Action, ...] = attrs.field(converter=_to_actions)
+    start: Position = attrs.field(
+        default=attrs.Factory(_fresh_start, takes_self=True), kw_only=True
+    )
+    past: tuple[DealSummary, ...] = attrs.field(default=(), converter=_to_past, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
         _check_record(self)
+
+    @property
+    def starts_fresh(self) -> bool:
+        """Whether the record starts at the first deal of a fresh game (:func:`new_game`)."""
+        return not self.past and self.start == Position.start(
+            self.num_players, rules=self.rules, dealer=self.first_dealer
+        )
 
     def to_text(self) -> str:
         """The text form (see the module docs), annotated with seats and deal results.
@@ -167,13 +230,37 @@ def replay(record: GameRecord) -> GameState:
     if not isinstance(record, GameRecord):
         raise FormatError(f"replay() needs a GameRecord, got {type(record).__name__}")
     _check_record(record)  # the fields may have been changed with object.__setattr__
-    state = new_game(record.num_players, rules=record.rules, dealer=record.first_dealer)
+    state = _initial_state(record)
     for number, action in enumerate(record.actions, 1):
         try:
             state = state.apply(action)
         except IllegalActionError as error:
             raise FormatError(f"record action {number}: {action}: {error}") from None
     return state
+
+
+def _initial_state(record: GameRecord) -> GameState:
+    """The state a record's actions start from: its start position and past deals.
+
+    A start whose scores end the game is the end of a game (a record of a finished
+    game as seen from its last position); it needs the past deals that led there.
+
+    Raises:
+        FormatError: if the past deals cannot lead to the start position or a game
+            gives none of them (R4, R11–R34), or the start position ends the game
+            without any past deal.
+    """
+    if record.starts_fresh:
+        return new_game(record.num_players, rules=record.rules, dealer=record.first_dealer)
+    past = PastDeals(record.past)
+    over = bool(game_result(record.start.scores, record.rules)[0])
+    phase = Phase.GAME_OVER if over else Phase.DEAL
+    if over and not past:
+        raise FormatError(f"record start {record.start}: the scores already end the game")
+    problem = past_problem(past, record.start, phase)
+    if problem is not None:
+        raise FormatError(f"record past: {problem}")
+    return _build_state(position=record.start, past=past, phase=phase)
 
 
 def load_record(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameRecord:
@@ -200,11 +287,17 @@ def _to_text(record: GameRecord) -> str:
         f"first_dealer: {record.first_dealer}",
         f"rules: {str(record.rules) or 'default'}",
     ]
-    state: GameState | None = new_game(
-        record.num_players, rules=record.rules, dealer=record.first_dealer
-    )
+    if not record.starts_fresh:
+        lines.append(f"start: {record.start}")
+        lines += [f"past: {json.dumps(summary_to_dict(deal, cut=True))}" for deal in record.past]
+    state: GameState | None
+    try:
+        state = _initial_state(record)
+    except FormatError as error:
+        lines.append(f"# the start above is not possible: {error}")
+        state = None
     for number, action in enumerate(record.actions, 1):
-        if state is None:  # an illegal action came before: no seats any more
+        if state is None:  # an illegal action or start came before: no seats any more
             lines.append(f"{action}  # action {number}")
             continue
         if state.is_chance_node:
@@ -240,6 +333,7 @@ def _header_int(value: str, number: int, key: str) -> int:
 def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
     text = check_text(text, "a record", max_chars)
     header: dict[str, tuple[str, int]] = {}
+    past_lines: list[tuple[str, int]] = []
     actions: list[Action] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -250,11 +344,14 @@ def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
             key = key.strip().lower()
             if actions:
                 raise FormatError(f"line {number}: header line {key!r:.30} after the first action")
-            if key not in _HEADER_KEYS:
+            if key not in _HEADER_KEYS and key not in _OPTIONAL_KEYS:
                 raise FormatError(
                     f"line {number}: unknown header {key!r:.30} "
-                    f"(expected {', '.join(_HEADER_KEYS)})"
+                    f"(expected {', '.join(_HEADER_KEYS + _OPTIONAL_KEYS)})"
                 )
+            if key == "past":
+                past_lines.append((value.strip(), number))
+                continue
             if key in header:
                 raise FormatError(f"line {number}: header {key} given twice")
             header[key] = (value.strip(), number)
@@ -282,4 +379,30 @@ def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
         rules = parse_rules(rules_text)
     except FormatError as error:
         raise FormatError(f"line {number}: {error}") from None
-    return GameRecord(players, rules, dealer, tuple(actions))
+    if "start" not in header and not past_lines:
+        return GameRecord(players, rules, dealer, tuple(actions))
+    start_text, number = header.get("start", ("", 0))
+    try:
+        start = Position.parse(start_text)
+    except FormatError as error:
+        raise FormatError(f"line {number}: {error}") from None
+    if players not in (2, 3, 4):
+        raise FormatError(f"record: players must be 2, 3 or 4 (R1), got {players}")
+    read = _DealReader(players)
+    past = []
+    for text_value, number in past_lines:
+        try:
+            past.append(read.deal(_parse_json(text_value), "past"))
+        except FormatError as error:
+            raise FormatError(f"line {number}: {error}") from None
+    return GameRecord(players, rules, dealer, tuple(actions), start=start, past=tuple(past))
+
+
+def _parse_json(text: str) -> object:
+    """One finished deal's JSON on a ``past:`` line, read safely (FormatError only)."""
+    if json_depth(text) > 8:  # a deal is nested 5 deep
+        raise FormatError("past: nested too deeply")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise FormatError(f"past: not valid JSON: {str(error)[:80]}") from None

@@ -375,7 +375,10 @@ class Plan:
             i = bisect_right(cumulative, rng.randrange(cumulative[-1]))
             c, rest = choices[i]
             picks.append(c)
-        pools = [rng.sample(cards, len(cards)) for cards in self.type_cards]
+        shuffle = rng.shuffle
+        pools = [list(cards) for cards in self.type_cards]
+        for pool in pools:  # a uniform order of each type's cards
+            shuffle(pool)
         placed: list[list[int]] = []
         for c in picks:
             cards: list[int] = []

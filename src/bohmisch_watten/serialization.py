@@ -44,9 +44,7 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Callable
-from itertools import accumulate
 from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
@@ -66,13 +64,30 @@ from .actions import (
 )
 from .cards import DECK, Card
 from .errors import FormatError
-from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_card
+from .jsonread import (
+    _SCORE,
+    _array,
+    _bool,
+    _card,
+    _DealReader,
+    _distinct_cards,
+    _int,
+    _object,
+    _str,
+    _type_name,
+    json_depth,
+    summary_to_dict,
+)
+from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action
 from .phases import Phase
+from .position import Position
 from .records import GameRecord, replay
 from .rules import Rules
+from .sampling import CutEntry, Plays
 from .state import GameState
-from .summary import DealSummary, Trick
-from .views import PlayerView, PublicDeal
+from .summary import DealSummary
+from .tables import bits
+from .views import PlayerView, past_problem
 
 __all__ = [
     "FORMAT_VERSION",
@@ -103,87 +118,6 @@ _V = TypeVar("_V")
 # --------------------------------------------------------------- reading safely
 
 
-def _type_name(value: object) -> str:
-    """The JSON name of ``value``'s type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return {dict: "an object", list: "an array", str: "a string", int: "a number"}.get(
-        type(value), "a number"
-    )
-
-
-def _object(value: JSON, where: str, keys: tuple[str, ...]) -> dict[str, JSON]:
-    """``value`` if it is an object with exactly ``keys``, else :class:`FormatError`."""
-    if not isinstance(value, dict):
-        raise FormatError(f"{where}: expected an object, got {_type_name(value)}")
-    missing = [key for key in keys if key not in value]
-    if missing:
-        raise FormatError(f"{where}: missing field(s) {', '.join(missing)}")
-    extra = [key for key in value if key not in keys]
-    if extra:
-        shown = ", ".join(repr(key[:30]) for key in extra[:5])
-        raise FormatError(f"{where}: unknown field(s) {shown}")
-    return value
-
-
-def _array(value: JSON, where: str, length: int | None = None) -> list[JSON]:
-    if not isinstance(value, list):
-        raise FormatError(f"{where}: expected an array, got {_type_name(value)}")
-    if length is not None and len(value) != length:
-        raise FormatError(f"{where}: expected {length} items, got {len(value)}")
-    return value
-
-
-def _int(value: JSON, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise FormatError(f"{where}: expected an integer, got {_type_name(value)}")
-    if not low <= value <= high:
-        raise FormatError(f"{where}: expected {low} to {high}, got {value!s:.20}")
-    return value
-
-
-def _bool(value: JSON, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise FormatError(f"{where}: expected true or false, got {_type_name(value)}")
-    return value
-
-
-def _str(value: JSON, where: str) -> str:
-    if not isinstance(value, str):
-        raise FormatError(f"{where}: expected a string, got {_type_name(value)}")
-    return value
-
-
-def _card(value: JSON, where: str) -> Card:
-    try:
-        return parse_card(value)
-    except FormatError as error:
-        raise FormatError(f"{where}: {error}") from None
-
-
-def _json_depth(text: str) -> int:
-    """The deepest nesting of ``[``/``{`` in ``text``, ignoring string contents.
-
-    Runs in linear time without recursion, so it is safe on any input; it exists so
-    that the recursive JSON parser never sees a document deep enough to overflow.
-    """
-    if "[" not in text and "{" not in text:
-        return 0
-    # Drop escaped characters that matter (backslash, quote), then the insides of
-    # strings (every other piece between quotes), then everything but brackets.
-    parts = text.replace("\\\\", "").replace('\\"', "").split('"')
-    brackets = _NOT_BRACKET.sub("", "".join(parts[::2]))
-    if not brackets:
-        return 0
-    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)))
-
-
-_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
-_BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
-
-
 def _no_constants(name: str) -> None:
     raise FormatError(f"{name} is not allowed in a document")
 
@@ -201,7 +135,7 @@ def _load(text: object, expected: str | None, max_chars: int) -> tuple[str, dict
     """Parse a document safely; returns its kind (``state`` …) and the top object."""
     what = f"a {expected} document" if expected else "a document"
     text = check_text(text, what, max_chars)
-    depth = _json_depth(text)
+    depth = json_depth(text)
     if depth > MAX_JSON_DEPTH:
         raise FormatError(f"{what} is nested {depth} levels deep, limit {MAX_JSON_DEPTH}")
     try:
@@ -224,7 +158,8 @@ def _load(text: object, expected: str | None, max_chars: int) -> tuple[str, dict
         raise FormatError(
             f"{fmt}: unsupported version {version!r:.20} (this library reads {FORMAT_VERSION})"
         )
-    return kind, _object(doc, fmt, ("format", "version", *_KINDS[kind][0]))
+    optional = _RECORD_OPTIONAL if kind == "record" else ()
+    return kind, _object(doc, fmt, ("format", "version", *_KINDS[kind][0]), optional)
 
 
 def _header(kind: str) -> dict[str, JSON]:
@@ -292,17 +227,6 @@ _ACTION_KEYS: Final = {
 }
 
 
-def _distinct_cards(value: JSON, where: str, length: int | None, most: int) -> list[Card]:
-    items = _array(value, where, length)
-    if len(items) > most:
-        raise FormatError(f"{where}: at most {most} cards, got {len(items)}")
-    cards = [_card(item, f"{where}[{i}]") for i, item in enumerate(items)]
-    if len(set(cards)) != len(cards):
-        twice = next(c for c in cards if cards.count(c) > 1)
-        raise FormatError(f"{where}: {twice} appears twice")
-    return cards
-
-
 def _action_from_dict(value: JSON, where: str) -> Action:
     if not isinstance(value, dict):
         raise FormatError(f"{where}: expected an object, got {_type_name(value)}")
@@ -327,15 +251,21 @@ def _action_from_dict(value: JSON, where: str) -> Action:
 
 
 _RECORD_KEYS: Final = ("num_players", "first_dealer", "rules", "actions")
+_RECORD_OPTIONAL: Final = ("start", "past")
+"""Written only for a record that does not start at a fresh game."""
 
 
 def _record_to_dict(record: GameRecord) -> dict[str, JSON]:
-    return {
+    out: dict[str, JSON] = {
         "num_players": record.num_players,
         "first_dealer": record.first_dealer,
         "rules": _rules_to_dict(record.rules),
         "actions": [str(action) for action in record.actions],
     }
+    if not record.starts_fresh:
+        out["start"] = str(record.start)
+        out["past"] = [summary_to_dict(deal, cut=True) for deal in record.past]
+    return out
 
 
 def _record_from_dict(data: dict[str, JSON], where: str) -> GameRecord:
@@ -348,7 +278,15 @@ def _record_from_dict(data: dict[str, JSON], where: str) -> GameRecord:
             actions.append(parse_action(_str(item, "expected notation")))
         except FormatError as error:
             raise FormatError(f"record action {number}: {error}") from None
-    return GameRecord(n, rules, dealer, tuple(actions))
+    if "start" not in data and "past" not in data:
+        return GameRecord(n, rules, dealer, tuple(actions))
+    start = Position.parse(_str(data.get("start"), f"{where}.start"))
+    read = _DealReader(n)
+    past = tuple(
+        read.deal(item, f"{where}.past[{i}]")
+        for i, item in enumerate(_array(data.get("past", []), f"{where}.past"))
+    )
+    return GameRecord(n, rules, dealer, tuple(actions), start=start, past=past)
 
 
 # ------------------------------------------------------------------------ state
@@ -449,7 +387,7 @@ def _short(value: JSON) -> str:
 
 
 def _state_from_doc(doc: dict[str, JSON]) -> GameState:
-    data = _object(doc["record"], "record", _RECORD_KEYS)
+    data = _object(doc["record"], "record", _RECORD_KEYS, _RECORD_OPTIONAL)
     state = replay(_record_from_dict(data, "record"))
     claimed = _object(doc["state"], "state", _SNAPSHOT_KEYS)
     actual = _snapshot(state)
@@ -465,8 +403,73 @@ def _state_from_doc(doc: dict[str, JSON]) -> GameState:
 # ------------------------------------------------------------------------ views
 
 
-def _view_to_dict(view: PlayerView) -> dict[str, JSON]:
-    return view.to_dict()
+def _codes(mask: int) -> list[JSON]:
+    return [str(DECK[i]) for i in bits(mask)]
+
+
+def _tricks_dict(tricks: tuple[tuple[Plays, int], ...]) -> list[dict[str, JSON]]:
+    return [
+        {"plays": [{"seat": s, "card": str(DECK[c])} for s, c in plays], "winner": winner}
+        for plays, winner in tricks
+    ]
+
+
+def _cut_dict(cut: tuple[CutEntry, ...]) -> list[dict[str, JSON]]:
+    return [
+        {
+            "seat": seat,
+            "card": str(DECK[card]) if card >= 0 else None,
+            "taken": taken,
+            "critical": critical,
+        }
+        for seat, card, taken, critical in cut
+    ]
+
+
+def view_to_dict(view: PlayerView) -> dict[str, JSON]:
+    """``view.to_dict()``: the view as plain JSON data, stable keys (the ``view`` object).
+
+    Cards are notation strings such as ``"HK"``; sets of cards (hand, discards) are
+    sorted in card order; draws keep the order drawn.
+    """
+    rules = {
+        field.name: (
+            getattr(view.rules, field.name).value
+            if hasattr(getattr(view.rules, field.name), "value")
+            else getattr(view.rules, field.name)
+        )
+        for field in attrs.fields(Rules)
+    }
+    last = view.last_deal
+    return {
+        "player": view.player,
+        "num_players": view.num_players,
+        "rules": rules,
+        "phase": view.phase.value,
+        "dealer": view.dealer,
+        "deal_number": view.deal_number,
+        "scores": list(view.scores),
+        "current_player": view.current_player,
+        "hand": _codes(view._hand),
+        "discards": _codes(view._discards),
+        "draws": [str(DECK[i]) for i in view._draws],
+        "cut": _cut_dict(view._cut),
+        "trump_card": str(DECK[view._trump]) if view._trump >= 0 else None,
+        "trump_card_taken": view._took_trump,
+        "folded": list(view._folded),
+        "exchanged": list(view.exchanged),
+        "stock_size": view._stock_size,
+        "hand_sizes": list(view.hand_sizes),
+        "trick": [{"seat": s, "card": str(DECK[c])} for s, c in view._trick],
+        "tricks": _tricks_dict(view._tricks),
+        "tricks_won": list(view._tricks_won),
+        "legal_actions": [str(a) for a in view.legal_actions()],
+        "last_deal": None if last is None else summary_to_dict(last),
+        "winners": list(view.winners),
+        "losers": list(view.losers),
+        "past_deals": [summary_to_dict(deal, cut=True) for deal in view._past],
+        "position": str(view.position),
+    }
 
 
 _VIEW_KEYS: Final = (
@@ -496,168 +499,9 @@ _VIEW_KEYS: Final = (
     "winners",
     "losers",
     "past_deals",
-)
-_SUMMARY_KEYS: Final = (
-    "deal_number",
-    "dealer",
-    "trump_card",
-    "trump_card_taken",
-    "folded",
-    "exchanged",
-    "tricks",
-    "tricks_won",
-    "points",
-    "scores",
-    "doubled",
-)
-_PAST_KEYS: Final = (
-    "dealer",
-    "cut",
-    "trump_card",
-    "trump_card_taken",
-    "folded",
-    "exchanged",
-    "tricks",
-    "scores",
+    "position",
 )
 _PHASES: Final = {phase.value: phase for phase in Phase}
-_SCORE: Final = 10**6  # far beyond any score or deal number a game can reach
-
-
-class _ViewReader:
-    """Reads the parts of a view dictionary with the seat count known."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def seat(self, value: JSON, where: str) -> int:
-        return _int(value, where, 0, self.n - 1)
-
-    def seat_or_none(self, value: JSON, where: str) -> int | None:
-        return None if value is None else self.seat(value, where)
-
-    def per_seat(self, value: JSON, where: str, read: Callable[[JSON, str], _V]) -> tuple[_V, ...]:
-        items = _array(value, where, self.n)
-        return tuple(read(item, f"{where}[{i}]") for i, item in enumerate(items))
-
-    def seats(self, value: JSON, where: str) -> tuple[int, ...]:
-        items = _array(value, where)
-        if len(items) > self.n:
-            raise FormatError(f"{where}: more seats than players")
-        return tuple(self.seat(item, f"{where}[{i}]") for i, item in enumerate(items))
-
-    def score(self, value: JSON, where: str) -> int:
-        return _int(value, where, -_SCORE, _SCORE)
-
-    def count(self, value: JSON, where: str) -> int:
-        return _int(value, where, 0, 32)
-
-    def count_or_none(self, value: JSON, where: str) -> int | None:
-        return None if value is None else self.count(value, where)
-
-    def card_index(self, value: JSON, where: str) -> int:
-        return _card(value, where).index
-
-    def cards(self, value: JSON, where: str) -> tuple[int, ...]:
-        return tuple(c.index for c in _distinct_cards(value, where, None, 32))
-
-    def mask(self, value: JSON, where: str) -> int:
-        out = 0
-        for index in self.cards(value, where):
-            out |= 1 << index
-        return out
-
-    def plays(self, value: JSON, where: str) -> tuple[tuple[int, int], ...]:
-        items = _array(value, where)
-        if len(items) > self.n:
-            raise FormatError(f"{where}: more plays than players")
-        out = []
-        for i, item in enumerate(items):
-            play = _object(item, f"{where}[{i}]", ("seat", "card"))
-            out.append(
-                (
-                    self.seat(play["seat"], f"{where}[{i}].seat"),
-                    self.card_index(play["card"], f"{where}[{i}].card"),
-                )
-            )
-        return tuple(out)
-
-    def tricks(
-        self, value: JSON, where: str
-    ) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
-        items = _array(value, where)
-        if len(items) > 5:  # R24: five tricks
-            raise FormatError(f"{where}: more than five tricks")
-        out = []
-        for i, item in enumerate(items):
-            trick = _object(item, f"{where}[{i}]", ("plays", "winner"))
-            out.append(
-                (
-                    self.plays(trick["plays"], f"{where}[{i}].plays"),
-                    self.seat(trick["winner"], f"{where}[{i}].winner"),
-                )
-            )
-        return tuple(out)
-
-    def cut(self, value: JSON, where: str) -> tuple[tuple[int, int, bool, bool], ...]:
-        items = _array(value, where)
-        if len(items) > 3:  # R12: at most three looks
-            raise FormatError(f"{where}: more than three looks in the ritual")
-        out = []
-        for i, item in enumerate(items):
-            at = f"{where}[{i}]"
-            look = _object(item, at, ("seat", "card", "taken", "critical"))
-            card = -1 if look["card"] is None else self.card_index(look["card"], f"{at}.card")
-            out.append(
-                (
-                    self.seat(look["seat"], f"{at}.seat"),
-                    card,
-                    _bool(look["taken"], f"{at}.taken"),
-                    _bool(look["critical"], f"{at}.critical"),
-                )
-            )
-        return tuple(out)
-
-    def summary(self, value: JSON, where: str) -> DealSummary:
-        data = _object(value, where, _SUMMARY_KEYS)
-        trump = _card(data["trump_card"], f"{where}.trump_card")
-        tricks = self.tricks(data["tricks"], f"{where}.tricks")
-        return DealSummary(
-            deal_number=_int(data["deal_number"], f"{where}.deal_number", 1, _SCORE),
-            dealer=self.seat(data["dealer"], f"{where}.dealer"),
-            trump_card=trump,
-            trump_suit=trump.suit,  # R16: the printed suit, a Critical included
-            trump_card_taken=_bool(data["trump_card_taken"], f"{where}.trump_card_taken"),
-            folded=self.per_seat(data["folded"], f"{where}.folded", _bool),
-            exchanged=self.per_seat(data["exchanged"], f"{where}.exchanged", self.count_or_none),
-            tricks=tuple(
-                Trick(tuple((s, DECK[c]) for s, c in plays), winner) for plays, winner in tricks
-            ),
-            tricks_won=self.per_seat(data["tricks_won"], f"{where}.tricks_won", self.count),
-            points=self.per_seat(data["points"], f"{where}.points", self.score),
-            scores=self.per_seat(data["scores"], f"{where}.scores", self.score),
-            doubled=_bool(data["doubled"], f"{where}.doubled"),
-        )
-
-    def past(self, value: JSON, where: str) -> tuple[PublicDeal, ...]:
-        out = []
-        for i, item in enumerate(_array(value, where)):
-            at = f"{where}[{i}]"
-            data = _object(item, at, _PAST_KEYS)
-            exchanged = self.per_seat(data["exchanged"], f"{at}.exchanged", self.count_or_none)
-            out.append(
-                PublicDeal(
-                    self.seat(data["dealer"], f"{at}.dealer"),
-                    self.cut(data["cut"], f"{at}.cut"),
-                    self.card_index(data["trump_card"], f"{at}.trump_card"),
-                    _bool(data["trump_card_taken"], f"{at}.trump_card_taken"),
-                    self.per_seat(data["folded"], f"{at}.folded", _bool),
-                    tuple(-1 if k is None else k for k in exchanged),
-                    self.tricks(data["tricks"], f"{at}.tricks"),
-                    self.per_seat(data["scores"], f"{at}.scores", self.score),
-                )
-            )
-        return tuple(out)
 
 
 def _view_from_dict(value: JSON, where: str) -> PlayerView:
@@ -669,9 +513,14 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
     (:meth:`PlayerView.sample_state`), replayed from its first action, must show this
     seat the same view.  A view that no game can produce fails one of the two.
     """
-    data = _object(value, where, _VIEW_KEYS)
+    if isinstance(value, dict) and "position" not in value:  # written by release 0.1.0
+        data = _object(value, where, _VIEW_KEYS[:-1])
+        position_text = None
+    else:
+        data = _object(value, where, _VIEW_KEYS)
+        position_text = _str(data["position"], f"{where}.position")
     n = _int(data["num_players"], f"{where}.num_players", 2, 4)
-    read = _ViewReader(n)
+    read = _DealReader(n)
     trump = data["trump_card"]
     exchanged = read.per_seat(data["exchanged"], f"{where}.exchanged", read.count_or_none)
     phase = _str(data["phase"], f"{where}.phase")
@@ -679,13 +528,33 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
         raise FormatError(f"{where}.phase: expected one of {', '.join(_PHASES)}, got {phase!r:.20}")
     for key in ("hand_sizes", "legal_actions"):  # derived: checked against to_dict below
         _array(data[key], f"{where}.{key}")
+    rules = _rules_from_dict(data["rules"], f"{where}.rules")
+    deal_number = _int(data["deal_number"], f"{where}.deal_number", 1, _SCORE)
+    last = (
+        None if data["last_deal"] is None else read.summary(data["last_deal"], f"{where}.last_deal")
+    )
+    past = read.past(
+        data["past_deals"],
+        f"{where}.past_deals",
+        last_number=deal_number if phase == Phase.GAME_OVER.value else deal_number - 1,
+        start_score=rules.start_score,
+        hearts_double=rules.hearts_double,
+    )
+    if (last is None) != (past.last is None) or (
+        last is not None and past.last is not None and last != attrs.evolve(past.last, cut=())
+    ):
+        raise FormatError(f"{where}.last_deal is not the last of past_deals")
+    if position_text is not None:
+        folds = Position.parse(position_text).folded
+    else:
+        folds = (False,) * n if last is None else last.folded
     fields = (
         read.seat(data["player"], f"{where}.player"),
         n,
-        _rules_from_dict(data["rules"], f"{where}.rules"),
+        rules,
         _PHASES[phase],
         read.seat(data["dealer"], f"{where}.dealer"),
-        _int(data["deal_number"], f"{where}.deal_number", 1, _SCORE),
+        deal_number,
         read.per_seat(data["scores"], f"{where}.scores", read.score),
         read.seat_or_none(data["current_player"], f"{where}.current_player"),
         read.mask(data["hand"], f"{where}.hand"),
@@ -700,24 +569,24 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
         read.plays(data["trick"], f"{where}.trick"),
         read.tricks(data["tricks"], f"{where}.tricks"),
         read.per_seat(data["tricks_won"], f"{where}.tricks_won", read.count),
-        None
-        if data["last_deal"] is None
-        else read.summary(data["last_deal"], f"{where}.last_deal"),
+        past,
         read.seats(data["winners"], f"{where}.winners"),
         read.seats(data["losers"], f"{where}.losers"),
-        read.past(data["past_deals"], f"{where}.past_deals"),
+        folds,
     )
-    last = fields[20]
-    folds = (False,) * n if not isinstance(last, DealSummary) else last.folded
-    all_fields = (*fields, folds)
     # The fields are well-typed now, but may still contradict each other; the view's
     # own code may then fail in any way, which is this input's fault: report it as such.
     try:
-        view = PlayerView(*all_fields)
+        view = PlayerView(*fields)
         again = view.to_dict()
+        problem = past_problem(past, view.position, view.phase)
     except Exception as error:  # hostile input reaching the view's own code
         raise FormatError(f"{where}: the fields contradict each other ({error!s:.100})") from None
-    for key in _VIEW_KEYS:
+    if problem is not None:
+        raise FormatError(f"{where}.past_deals: {problem}")
+    for key in data:
+        if key == "position" or (key == "past_deals" and position_text is None):
+            continue  # the position is checked last; old past entries were checked above
         if not _same(data[key], again[key]):
             raise FormatError(
                 f"{where}.{key} is {_short(data[key])}, but the rest of the view gives "
@@ -732,6 +601,11 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
         raise FormatError(f"{where}: no game gives this view ({error!s:.100})") from None
     if not possible:
         raise FormatError(f"{where}: no game gives this view")
+    if position_text is not None and position_text != again["position"]:
+        raise FormatError(
+            f"{where}: no game gives this view: position is {position_text[:60]!r}, but the "
+            f"rest of the view gives {again['position']!r}"
+        )
     return view
 
 
@@ -793,7 +667,7 @@ def to_dict(obj: Serializable) -> dict[str, JSON]:
             "state": _snapshot(obj),
         }
     if isinstance(obj, PlayerView):
-        return {**_header("view"), "view": _view_to_dict(obj)}
+        return {**_header("view"), "view": view_to_dict(obj)}
     raise TypeError(f"cannot write {type(obj).__name__} as a bohmisch_watten document")
 
 

@@ -34,13 +34,14 @@ from .actions import (
     TakeCritical,
 )
 from .cards import DECK, Card, Suit
+from .display import render_state
 from .errors import IllegalActionError
 from .facts import SUITS, DealFacts
 from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
 from .position import Position
 from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, game_returns, post_scores
-from .summary import DealSummary
+from .summary import DealSummary, PastDeals
 from .tables import CRITICAL_MASK, FULL_DECK, bits
 from .tricks import _explain_illegal_play as explain_illegal_play
 from .tricks import _legal_play_mask as legal_play_mask
@@ -93,6 +94,22 @@ def _discard_masks(hand: int) -> tuple[int, ...]:
 
 
 _UP_TO: Final = (1, 6, 16, 26, 31, 32)
+
+
+def _exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...]:
+    """The exchanges of a five-card ``hand`` drawing at most ``limit`` stock cards.
+
+    For the dealer (R19) also those taking the trump card, which draw one card less.
+    A pure function of small values, cached: the exchange decision is asked about the
+    same hands again and again in a search.
+    """
+    masks = _discard_masks(hand)
+    plain = tuple(map(EXCHANGES.__getitem__, masks[: _UP_TO[limit]]))
+    if not dealer:
+        return plain
+    return plain + tuple(map(EXCHANGES_WITH_TRUMP.__getitem__, masks[1 : _UP_TO[limit + 1]]))
+
+
 _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
 """Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
 """``_UP_TO[k]``: how many of :func:`_discard_masks` have at most ``k`` cards."""
@@ -102,10 +119,11 @@ _PLAYS: Final = tuple(
 )
 """``_PLAYS[suit][byte]``: the PlayCard actions of one suit's eight bits of a hand mask."""
 _DEFAULT_RULES: Final = Rules()
+_NO_DEALS: Final = PastDeals()
 _STOCK_LIMIT: Final = 3  # R18: at most 3 cards with the stock (non-dealers)
 
 
-@attrs.frozen(slots=True, repr=False, weakref_slot=False)
+@attrs.frozen(slots=True, repr=False, weakref_slot=False, unsafe_hash=False)
 class GameState(DealFacts):
     """Everything about a game at one moment; immutable.
 
@@ -122,8 +140,9 @@ class GameState(DealFacts):
     no cards are out; the finished deal is in ``last_deal``.
 
     States compare equal when every field, the history included, is equal, and they
-    are hashable, so they can be dictionary keys in a search.  A state holds every
-    hidden card: show a player :meth:`view` instead.
+    are hashable, so they can be dictionary keys in a search; the hash reads the
+    position and the current deal only, so it costs the same at any length of game.
+    A state holds every hidden card: show a player :meth:`view` instead.
 
     Attributes:
         num_players: 2, 3 or 4 (R1).
@@ -134,9 +153,6 @@ class GameState(DealFacts):
         deal_number: 1 for the first deal of the game; R21.1 depends on it.
         scores: per seat, the score before this deal's points (R28–R32).
         current_player: the seat to act, or None at a chance node and at the end.
-        last_deal: the summary of the previous deal (tricks, points), None in the first.
-        winners: the winning seats once the game is over, else empty (R34).
-        losers: the losing seats once the game is over, else empty (R34).
 
     Example:
         >>> from bohmisch_watten import new_game
@@ -163,11 +179,29 @@ class GameState(DealFacts):
     _trick: tuple[tuple[int, int], ...]
     _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
     _tricks_won: tuple[int, ...]
-    last_deal: DealSummary | None
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
+    _record: tuple[Position, PastDeals]
     _history: _Node | None = attrs.field(eq=_history_tuple)
-    _start: Position
+    _hash: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """The cached hash; left unset by ``__init__`` (nothing to pay per ``apply()``)."""
+
+    def __hash__(self) -> int:
+        """Hash the position and the current deal, not the history: constant cost.
+
+        Equal states have equal fields, so they hash equal; computed once per state.
+        """
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash(
+                (
+                    self.num_players, self.rules, self.phase, self.dealer, self.deal_number,
+                    self.scores, self.current_player, self._pack, self._hands, self._trump,
+                    self._took_trump, self._folded, self._exchanged, self._discards, self._cut,
+                    self._trick, self._tricks, self._tricks_won,
+                )
+            )  # fmt: skip
+            object.__setattr__(self, "_hash", value)
+            return value
 
     # ------------------------------------------------------------------ reading
 
@@ -228,6 +262,28 @@ class GameState(DealFacts):
         return _history_tuple(self._history)
 
     @property
+    def _start(self) -> Position:
+        return self._record[0]
+
+    @property
+    def _past(self) -> PastDeals:
+        return self._record[1]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over, else empty (R34)."""
+        if self.phase is not Phase.GAME_OVER:
+            return ()
+        return game_result(self.scores, self.rules)[0]
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The losing seats once the game is over, else empty (R34)."""
+        if self.phase is not Phase.GAME_OVER:
+            return ()
+        return game_result(self.scores, self.rules)[1]
+
+    @property
     def start_position(self) -> Position:
         """Where this state's :attr:`history` starts: the game's first deal for a state
         from :func:`new_game`, the given position for :meth:`from_position`."""
@@ -235,8 +291,26 @@ class GameState(DealFacts):
 
     def _previous_folds(self) -> tuple[bool, ...]:
         """Per seat, whether he folded in the previous deal (R21.4)."""
-        last = self.last_deal
+        last = self._past.last
         return self._start.folded if last is None else last.folded
+
+    @property
+    def last_deal(self) -> DealSummary | None:
+        """The summary of the previous deal (tricks, points), None if there is none.
+
+        None in the first deal of a game and in the first deal of a game started with
+        :meth:`from_position`.
+        """
+        return self._past.last
+
+    @property
+    def past_deals(self) -> PastDeals:
+        """Every finished deal this state knows of, oldest first (public facts only).
+
+        For a game from :func:`new_game` these are all the deals before the current one;
+        for a game from :meth:`from_position`, the deals played since that position.
+        """
+        return self._past
 
     @property
     def position(self) -> Position:
@@ -292,6 +366,10 @@ class GameState(DealFacts):
             )
         return _at_position(position)
 
+    def __str__(self) -> str:
+        """A small table for people: cards, scores, trick, whose turn (see display.py)."""
+        return render_state(self)
+
     def __repr__(self) -> str:
         turn = "chance" if self.current_player is None else f"seat {self.current_player}"
         if self.is_terminal:
@@ -300,6 +378,24 @@ class GameState(DealFacts):
             f"<GameState {self.num_players} players, deal {self.deal_number}, "
             f"{self.phase.name}, {turn}, scores {list(self.scores)}>"
         )
+
+    # ------------------------------------------------------------------ copying
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the history as a flat tuple, so a state of any length pickles.
+
+        The linked history would make pickle recurse once per action.
+        """
+        values = tuple(getattr(self, name) for name in _FIELD_NAMES)
+        return (_restore_state, (values, _history_tuple(self._history)))
+
+    def __copy__(self) -> GameState:
+        """A state is immutable: its copy is itself."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        """A state is immutable and shares nothing mutable: its deep copy is itself."""
+        return self
 
     # ------------------------------------------------------------ legal actions
 
@@ -329,14 +425,12 @@ class GameState(DealFacts):
 
     def _exchange_actions(self) -> tuple[Action, ...]:
         seat: int = self.current_player  # type: ignore[assignment]
-        masks = _discard_masks(self._hands[seat])
         stock = len(self._pack)
         if seat == self.dealer:  # R19: the dealer plays and may take the trump card
-            limit = min(self.rules.dealer_stock_limit, stock)
-            return tuple(map(EXCHANGES.__getitem__, masks[: _UP_TO[limit]])) + tuple(
-                map(EXCHANGES_WITH_TRUMP.__getitem__, masks[1 : _UP_TO[limit + 1]])
+            return _exchange_options(
+                self._hands[seat], min(self.rules.dealer_stock_limit, stock), True
             )
-        plain = tuple(map(EXCHANGES.__getitem__, masks[: _UP_TO[min(_STOCK_LIMIT, stock)]]))
+        plain = _exchange_options(self._hands[seat], min(_STOCK_LIMIT, stock), False)
         if self.fold_forbidden_by() is None:  # R18, R21
             return (FOLD, *plain)
         return plain
@@ -437,14 +531,19 @@ class GameState(DealFacts):
     def record(self) -> GameRecord:
         """The game so far as a :class:`~bohmisch_watten.records.GameRecord`.
 
-        Rules, players, first dealer and every action: ``replay(state.record())``
-        gives back an equal state.  The first dealer is found from the current one,
-        since the deal passes clockwise once per deal (R4).
+        Start position, the public record of the deals before it and every action
+        since: ``replay(state.record())`` gives back an equal state.
         """
         from .records import GameRecord
 
-        first = (self.dealer - (self.deal_number - 1)) % self.num_players
-        return GameRecord(self.num_players, self.rules, first, tuple(a for _, a in self.history))
+        start = self._start
+        played = self.deal_number - start.deal_number + (self.phase is Phase.GAME_OVER)
+        past = tuple(self._past)
+        past = past[: len(past) - played]  # the deals before the start, not in the history
+        return GameRecord(
+            self.num_players, self.rules, past[0].dealer if past else start.dealer,
+            tuple(a for _, a in self.history), start=start, past=past,
+        )  # fmt: skip
 
     def to_json(self, *, indent: int | None = None) -> str:
         """This state as a JSON document: its record plus a snapshot of every field.
@@ -607,7 +706,7 @@ def _shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
     return GameState(
         n, state.rules, dest, state.dealer, state.deal_number, state.scores, seat,
         pack, (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, cut, (), (),
-        (0,) * n, state.last_deal, (), (), (state._history, None, action), state._start,
+        (0,) * n, state._record, (state._history, None, action),
     )  # fmt: skip
 
 
@@ -630,8 +729,7 @@ def _take_or_leave(
     return GameState(
         n, state.rules, dest, state.dealer, state.deal_number, state.scores, nxt,
         pack, hands, -1, False, state._folded, state._exchanged, state._discards, cut, (), (),
-        state._tricks_won, state.last_deal, (), (), (state._history, seat, action),
-        state._start,
+        state._tricks_won, state._record, (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -655,8 +753,7 @@ def _deal(state: GameState, dest: Phase) -> GameState:
     return GameState(
         n, state.rules, dest, dealer, state.deal_number, state.scores, order[0],
         pack[pos:], tuple(hands), trump, False, state._folded, state._exchanged,
-        state._discards, state._cut, (), (), state._tricks_won, state.last_deal, (), (),
-        state._history, state._start,
+        state._discards, state._cut, (), (), state._tricks_won, state._record, state._history,
     )  # fmt: skip
 
 
@@ -680,7 +777,7 @@ def _fold(state: GameState, action: Fold, decide: Decider) -> GameState:
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         (seat + 1) % state.num_players, state._pack, state._hands, state._trump, False,
         folded, state._exchanged, state._discards, state._cut, (), (), state._tricks_won,
-        state.last_deal, (), (), (state._history, seat, action), state._start,
+        state._record, (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -739,8 +836,7 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         nxt, state._pack[draws:], _replace(state._hands, seat, hand), state._trump, take,
         state._folded, _replace(state._exchanged, seat, size),
         _replace(state._discards, seat, state._discards[seat] | mask), state._cut, (), (),
-        state._tricks_won, state.last_deal, (), (), (state._history, seat, action),
-        state._start,
+        state._tricks_won, state._record, (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -779,8 +875,8 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     return GameState(
         state.num_players, state.rules, dest, state.dealer, state.deal_number, state.scores,
         nxt, state._pack, hands, state._trump, state._took_trump, folded, state._exchanged,
-        state._discards, state._cut, trick, tricks, won, state.last_deal, (), (),
-        (state._history, seat, action), state._start,
+        state._discards, state._cut, trick, tricks, won, state._record,
+        (state._history, seat, action),
     )  # fmt: skip
 
 
@@ -804,20 +900,27 @@ def _score(state: GameState, dest: Phase) -> GameState:
         points=tuple(a - b for a, b in zip(scores, state.scores, strict=True)),
         scores=scores,
         doubled=trump_suit == Suit.HEARTS and rules.hearts_double,
+        cut=tuple(
+            (seat, DECK[card] if taken else None, taken, bool(CRITICAL_MASK >> card & 1))
+            for seat, card, taken in state._cut
+        ),  # R13: a card looked at and not taken stays that seat's secret
     )
     if dest is Phase.GAME_OVER:
-        winners, losers = game_result(scores, rules)
         dealer, deal_number = state.dealer, state.deal_number
     else:
-        winners, losers = (), ()
         dealer, deal_number = (state.dealer + 1) % n, state.deal_number + 1  # R4
+    start, past = state._record
     return GameState(
         n, rules, dest, dealer, deal_number, scores, None, (), (0,) * n, -1, False,
-        (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, summary, winners, losers,
-        state._history, state._start,
+        (False,) * n, (-1,) * n, (0,) * n, (), (), (), (0,) * n, (start, past.append(summary)),
+        state._history,
     )  # fmt: skip
 
 
+_FIELD_NAMES: Final = tuple(
+    field.name for field in attrs.fields(GameState) if field.init and field.name != "_history"
+)
+"""The fields pickled as they are; the history (the last field) is flattened."""
 _Effect = Callable[[GameState, Any, Decider], GameState]
 _HANDLERS: Final[dict[type, tuple[str, _Effect]]] = {
     PlayCard: ("play", _play),
@@ -866,8 +969,59 @@ def _at_position(position: Position) -> GameState:
     return GameState(
         n, position.rules, Phase.DEAL, position.dealer, position.deal_number, position.scores,
         None, (), (0,) * n, -1, False, (False,) * n, (-1,) * n, (0,) * n, (), (), (),
-        (0,) * n, None, (), (), None, position,
+        (0,) * n, (position, _NO_DEALS), None,
     )  # fmt: skip
+
+
+def _build_state(
+    *,
+    position: Position,
+    past: PastDeals = _NO_DEALS,
+    phase: Phase = Phase.DEAL,
+    current_player: int | None = None,
+    pack: tuple[int, ...] = (),
+    hands: tuple[int, ...] | None = None,
+    trump: int = -1,
+    took_trump: bool = False,
+    folded: tuple[bool, ...] | None = None,
+    exchanged: tuple[int, ...] | None = None,
+    discards: tuple[int, ...] | None = None,
+    cut: tuple[tuple[int, int, bool], ...] = (),
+    trick: tuple[tuple[int, int], ...] = (),
+    tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...] = (),
+    tricks_won: tuple[int, ...] | None = None,
+    history: _Node | None = None,
+) -> GameState:
+    """The one way other modules build a :class:`GameState`: by name, not by position.
+
+    ``position`` is the start of the current deal and becomes the state's
+    :attr:`~GameState.start_position` (the history, if any, starts there); ``past`` is
+    the public record of earlier deals.  Cards are indices and hands bitmasks, as in the
+    state's own fields.  With ``phase`` GAME_OVER, ``position`` is the position the final
+    scores give (see :attr:`GameState.position`) and the result is the finished game.
+    """
+    n = position.num_players
+    dealer, deal_number = position.dealer, position.deal_number
+    if phase is Phase.GAME_OVER:
+        dealer, deal_number = (dealer - 1) % n, deal_number - 1
+    return GameState(
+        n, position.rules, phase, dealer, deal_number, position.scores, current_player, pack,
+        (0,) * n if hands is None else hands, trump, took_trump,
+        (False,) * n if folded is None else folded, (-1,) * n if exchanged is None else exchanged,
+        (0,) * n if discards is None else discards, cut, trick, tricks,
+        (0,) * n if tricks_won is None else tricks_won, (position, past), history,
+    )  # fmt: skip
+
+
+def _restore_state(
+    values: tuple[Any, ...], history: tuple[tuple[int | None, Action], ...]
+) -> GameState:
+    """Unpickle a state: its fields and its history as a flat tuple (see ``__reduce__``)."""
+    node: _Node | None = None
+    for seat, action in history:
+        node = (node, seat, action)
+    make: Callable[..., GameState] = GameState
+    return make(*values, node)
 
 
 def next_game(state: GameState) -> GameState:

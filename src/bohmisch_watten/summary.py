@@ -1,12 +1,22 @@
-"""Read-only records of finished tricks and deals, for UIs and logs."""
+"""Read-only records of finished tricks and deals, for UIs, logs and the state itself.
+
+A finished deal is kept as a :class:`DealSummary`, which holds only public facts (R13,
+R23), so the same object serves the full state and every seat's view.  The finished
+deals of a game form a :class:`PastDeals`, a persistent linked list: appending a deal
+shares every earlier one with the parent state, so a state costs the same to build at
+deal 80 as at deal 2, and a view never replays anything.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
 
 import attrs
 
 from .cards import Card, Suit
 
-__all__ = ["DealSummary", "Trick"]
+__all__ = ["DealSummary", "PastDeals", "PublicDeal", "Trick"]
 
 
 @attrs.frozen(slots=True)
@@ -46,6 +56,9 @@ class DealSummary:
         points: per seat, the change of score this deal (R29–R32).
         scores: per seat, the score after this deal.
         doubled: whether the points counted double because Hearts were trumps (R30).
+        cut: the looks of the cutting ritual as everybody saw them: ``(seat, card or
+            None, taken, critical)``; a card looked at and not taken is None, only that
+            seat knew it (R13).
     """
 
     deal_number: int
@@ -60,3 +73,134 @@ class DealSummary:
     points: tuple[int, ...]
     scores: tuple[int, ...]
     doubled: bool
+    cut: tuple[tuple[int, Card | None, bool, bool], ...] = ()
+
+    def public(self) -> PublicDeal:
+        """This deal as a :class:`PublicDeal` (the shape of ``PlayerView.past_deals``)."""
+        return PublicDeal(
+            self.dealer, self.cut, self.trump_card, self.trump_card_taken, self.folded,
+            self.exchanged, self.tricks, self.scores,
+        )  # fmt: skip
+
+
+class PublicDeal(NamedTuple):
+    """The public record of one finished deal: what every seat saw (R13, R23).
+
+    Attributes:
+        dealer: the dealer's seat.
+        cut: the looks of the ritual ``(seat, card or None, taken, critical)``; a card not
+            taken is None because only the seat that looked knows it (R13).
+        trump: the trump card (R15).
+        took_trump: whether the dealer took it (R19).
+        folded: per seat (R18).
+        exchanged: per seat, cards exchanged, None for a folded player (R23).
+        tricks: the five tricks in order (R27).
+        scores: the scores after the deal (R29–R32).
+    """
+
+    dealer: int
+    cut: tuple[tuple[int, Card | None, bool, bool], ...]
+    trump: Card
+    took_trump: bool
+    folded: tuple[bool, ...]
+    exchanged: tuple[int | None, ...]
+    tricks: tuple[Trick, ...]
+    scores: tuple[int, ...]
+
+
+class PastDeals:
+    """The finished deals of a game, oldest first, as a persistent linked list.
+
+    Immutable: :meth:`append` returns a new list that shares this one, so every state of
+    a game shares the records of its earlier deals (appending never copies).  Equality
+    compares the deals; the hash is computed once per list and kept, and copying or
+    pickling flattens the list, so neither recurses at any length.
+
+    Example:
+        >>> from bohmisch_watten.summary import PastDeals
+        >>> empty = PastDeals()
+        >>> len(empty), tuple(empty), bool(empty), empty.last
+        (0, (), False, None)
+    """
+
+    __slots__ = ("_hash", "_len", "last", "previous")
+
+    previous: PastDeals | None
+    last: DealSummary | None
+    _len: int
+    _hash: int | None
+
+    def __init__(self, deals: Iterable[DealSummary] = ()) -> None:
+        """The list of ``deals`` in order (a tuple or any iterable)."""
+        node: PastDeals | None = None
+        length = 0
+        last: DealSummary | None = None
+        for deal in deals:
+            if not isinstance(deal, DealSummary):
+                raise TypeError(f"PastDeals holds DealSummary objects, got {type(deal).__name__}")
+            if last is not None:
+                node = _node(node, last, length)
+            last = deal
+            length += 1
+        self.previous, self.last, self._len, self._hash = node, last, length, None
+
+    def append(self, deal: DealSummary) -> PastDeals:
+        """A new list: this one plus ``deal``; this one is unchanged and shared."""
+        return _node(self if self._len else None, deal, self._len + 1)
+
+    def __len__(self) -> int:
+        return self._len
+
+    def __bool__(self) -> bool:
+        return self._len > 0
+
+    def __iter__(self) -> Iterator[DealSummary]:
+        out: list[DealSummary] = []
+        node: PastDeals | None = self
+        while node is not None and node.last is not None:
+            out.append(node.last)
+            node = node.previous
+        return reversed(out)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PastDeals):
+            return NotImplemented
+        a: PastDeals | None = self
+        b: PastDeals | None = other
+        while a is not b:
+            if a is None or b is None or a._len != b._len or a.last != b.last:
+                return False
+            a, b = a.previous, b.previous
+        return True
+
+    def __hash__(self) -> int:
+        value = self._hash
+        if value is None:
+            pending: list[PastDeals] = []
+            node: PastDeals | None = self
+            while node is not None and node._hash is None:
+                pending.append(node)
+                node = node.previous
+            value = 0 if node is None else node._hash
+            for item in reversed(pending):
+                value = hash((value, item.last))
+                item._hash = value
+        return value  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        return f"<PastDeals: {self._len} finished deals>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PastDeals, (tuple(self),))
+
+    def __copy__(self) -> PastDeals:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> PastDeals:
+        return self
+
+
+def _node(previous: PastDeals | None, deal: DealSummary, length: int) -> PastDeals:
+    node = PastDeals.__new__(PastDeals)
+    node.previous, node.last, node._len, node._hash = previous, deal, length, None
+    return node

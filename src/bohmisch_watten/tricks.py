@@ -145,6 +145,7 @@ def is_trump(card: Card, trump_suit: Suit) -> bool:
     """Whether ``card`` is a trump: a Critical, or a card of the trump suit (R7–R10).
 
     >>> from bohmisch_watten import Card, Suit
+    >>> from bohmisch_watten.tricks import is_trump
     >>> is_trump(Card.parse("S7"), Suit.HEARTS), is_trump(Card.parse("S8"), Suit.HEARTS)
     (True, False)
     """

@@ -8,7 +8,8 @@ was refused may not know any card of the seat to act (R23).
 
 from __future__ import annotations
 
-from typing import Final
+import operator
+from typing import Final, SupportsIndex
 
 from .phases import Phase
 
@@ -24,15 +25,19 @@ _WHO_ACTS: Final = {
 def check_seat(seat: object, num_players: int) -> int:
     """``seat`` as a seat number of a game of ``num_players``.
 
+    Integer types other than ``int`` (a NumPy integer from a learning loop) are accepted
+    through ``__index__``; ``bool`` is not, as ``True`` is no seat.
+
     Raises:
-        TypeError: naming ``seat`` if it is not an int.
+        TypeError: naming ``seat`` if it is not an integer.
         ValueError: naming ``seat`` if it is not a seat of the game.
     """
-    if isinstance(seat, bool) or not isinstance(seat, int):
+    if isinstance(seat, bool) or not isinstance(seat, SupportsIndex):
         raise TypeError(f"seat must be an int or None, got {type(seat).__name__}")
-    if not 0 <= seat < num_players:
-        raise ValueError(f"seat must be a seat from 0 to {num_players - 1}, got {seat}")
-    return seat
+    index = operator.index(seat)
+    if not 0 <= index < num_players:
+        raise ValueError(f"seat must be a seat from 0 to {num_players - 1}, got {index}")
+    return index
 
 
 def seat_may_act(seat: object, current_player: int | None, num_players: int) -> bool:
@@ -49,6 +54,7 @@ def turn_message(phase: Phase, current_player: int | None, seat: int) -> str:
 
     Only whose turn it is, with the rule that says so: nothing about any hand.
     """
+    seat = operator.index(seat)
     if phase is Phase.GAME_OVER:
         return f"R31: the game is over; seat {seat} cannot act"
     if current_player is None:

@@ -24,7 +24,7 @@ the order of events is fixed by the rules (ritual, exchange from forehand, trick
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 import attrs
 
@@ -39,47 +39,21 @@ from .actions import (
     Shuffle,
 )
 from .cards import DECK, Card
+from .display import render_view, turn_text
 from .facts import DealFacts
 from .phases import Phase
 from .position import Position
 from .rules import Rules
 from .sampling import CutEntry, DealInfo, Plan, Plays
 from .scoring import game_returns
-from .state import GameState, new_game
-from .summary import DealSummary
+from .state import GameState, _build_state
+from .summary import DealSummary, PastDeals, PublicDeal
 from .tables import CRITICAL_MASK, bits
 
 __all__ = ["PlayerView", "PublicDeal"]
 
 _Node = tuple[Any, int | None, Action]
 _TrickData = tuple[Plays, int]
-
-
-class PublicDeal(NamedTuple):
-    """The public record of one finished deal: what every seat saw (R13, R23).
-
-    Cards are indices into :data:`~bohmisch_watten.DECK`.
-
-    Attributes:
-        dealer: the dealer's seat.
-        cut: the looks of the ritual ``(seat, card or -1, taken, critical)``; a card not
-            taken is -1 because only the seat that looked knows it (R13).
-        trump: the trump card (R15).
-        took_trump: whether the dealer took it (R19).
-        folded: per seat (R18).
-        exchanged: per seat, cards exchanged, -1 for a folded player (R23).
-        tricks: the five tricks, ``((seat, card), ...)`` and the winner (R27).
-        scores: the scores after the deal (R29–R32).
-    """
-
-    dealer: int
-    cut: tuple[CutEntry, ...]
-    trump: int
-    took_trump: bool
-    folded: tuple[bool, ...]
-    exchanged: tuple[int, ...]
-    tricks: tuple[_TrickData, ...]
-    scores: tuple[int, ...]
 
 
 def _codes(mask: int) -> list[str]:
@@ -92,25 +66,6 @@ def _cut_public(cut: tuple[tuple[int, int, bool], ...], player: int) -> tuple[Cu
         (seat, card if taken or seat == player else -1, taken, bool(CRITICAL_MASK >> card & 1))
         for seat, card, taken in cut
     )
-
-
-def _tricks_dict(tricks: tuple[_TrickData, ...]) -> list[dict[str, Any]]:
-    return [
-        {"plays": [{"seat": s, "card": str(DECK[c])} for s, c in plays], "winner": winner}
-        for plays, winner in tricks
-    ]
-
-
-def _cut_dict(cut: tuple[CutEntry, ...]) -> list[dict[str, Any]]:
-    return [
-        {
-            "seat": seat,
-            "card": str(DECK[card]) if card >= 0 else None,
-            "taken": taken,
-            "critical": critical,
-        }
-        for seat, card, taken, critical in cut
-    ]
 
 
 @attrs.frozen(slots=True, repr=False, cache_hash=True, weakref_slot=False)
@@ -155,12 +110,16 @@ class PlayerView(DealFacts):
     _trick: Plays
     _tricks: tuple[_TrickData, ...]
     _tricks_won: tuple[int, ...]
-    last_deal: DealSummary | None
+    _past: PastDeals
     winners: tuple[int, ...]
     losers: tuple[int, ...]
-    _past: tuple[PublicDeal, ...]
     _previous_folds: tuple[bool, ...]
     _plan: Plan | None = attrs.field(default=None, init=False, eq=False, hash=False)
+    _position: Position | None = attrs.field(default=None, init=False, eq=False, hash=False)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the fields only: the sampler's tables are rebuilt when needed."""
+        return (PlayerView, tuple(getattr(self, name) for name in _VIEW_FIELDS))
 
     # ------------------------------------------------------------------ reading
 
@@ -221,23 +180,43 @@ class PlayerView(DealFacts):
         The same as :attr:`GameState.position <bohmisch_watten.GameState.position>`:
         everything in it is public (R23).
         """
-        n = self.num_players
-        if self.phase is Phase.GAME_OVER:
-            return Position(
-                n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
-                self._previous_folds,
-            )  # fmt: skip
-        return Position(
-            n, self.rules, self.dealer, self.deal_number, self.scores, self._previous_folds
-        )
+        position = self._position
+        if position is None:  # built once per view: samples and legal actions reuse it
+            n = self.num_players
+            if self.phase is Phase.GAME_OVER:
+                position = Position(
+                    n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
+                    self._previous_folds,
+                )  # fmt: skip
+            else:
+                position = Position(
+                    n, self.rules, self.dealer, self.deal_number, self.scores,
+                    self._previous_folds,
+                )  # fmt: skip
+            object.__setattr__(self, "_position", position)
+        return position
 
     @property
     def past_deals(self) -> tuple[PublicDeal, ...]:
-        """The public record of every finished deal of the game, oldest first."""
-        return self._past
+        """The public record of every finished deal the state knows of, oldest first.
+
+        For a game from :func:`~bohmisch_watten.new_game`, every finished deal of the
+        game; for one from :meth:`GameState.from_position
+        <bohmisch_watten.GameState.from_position>`, those played since that position.
+        """
+        return tuple([deal.public() for deal in self._past])
+
+    @property
+    def last_deal(self) -> DealSummary | None:
+        """The summary of the previous deal (all public), None if there is none."""
+        return self._past.last
+
+    def __str__(self) -> str:
+        """The table of ``str(state)`` as this seat sees it, hidden cards as ``??``."""
+        return render_view(self)
 
     def __repr__(self) -> str:
-        turn = "chance" if self.current_player is None else f"seat {self.current_player}"
+        turn = turn_text(self.phase, self.current_player, self.winners, self.losers)
         hand = " ".join(_codes(self._hand))
         return (
             f"<PlayerView seat {self.player} of {self.num_players}, deal {self.deal_number}, "
@@ -289,13 +268,21 @@ class PlayerView(DealFacts):
         and public facts, so asking this shell reuses the engine's own rule code (R18–R25).
         """
         n, p = self.num_players, self.player
-        return GameState(
-            n, self.rules, self.phase, self.dealer, self.deal_number, self.scores,
-            self.current_player, (0,) * self._stock_size,
-            tuple(self._hand if s == p else 0 for s in range(n)), self._trump, self._took_trump,
-            self._folded, self._exchanged, (0,) * n, (), self._trick, self._tricks,
-            self._tricks_won, self.last_deal, self.winners, self.losers, None, self.position,
-        )  # fmt: skip
+        return _build_state(
+            position=self.position,
+            past=self._past,
+            phase=self.phase,
+            current_player=self.current_player,
+            pack=(0,) * self._stock_size,
+            hands=tuple(self._hand if s == p else 0 for s in range(n)),
+            trump=self._trump,
+            took_trump=self._took_trump,
+            folded=self._folded,
+            exchanged=self._exchanged,
+            trick=self._trick,
+            tricks=self._tricks,
+            tricks_won=self._tricks_won,
+        )
 
     def legal_actions(self) -> tuple[Action, ...]:
         """``state.legal_actions()`` when this seat is to act, else ``()`` (R12, R18–R25).
@@ -313,7 +300,7 @@ class PlayerView(DealFacts):
         """
         if self.current_player != self.player:
             return False
-        return self._shell().is_legal(action)
+        return action in self.legal_actions()
 
     def returns(self) -> tuple[float, ...]:
         """As :meth:`GameState.returns`: +1.0 winner, -1.0 loser, 0.0 else (R34)."""
@@ -338,74 +325,12 @@ class PlayerView(DealFacts):
         """The view as plain JSON data (str, int, bool, None, list, dict), stable keys.
 
         Cards are notation strings such as ``"HK"``; sets of cards (hand, discards) are
-        sorted in card order; draws keep the order drawn.
+        sorted in card order; draws keep the order drawn.  Written by
+        :mod:`bohmisch_watten.serialization`, next to the reader of view documents.
         """
-        rules = {
-            field.name: (
-                getattr(self.rules, field.name).value
-                if hasattr(getattr(self.rules, field.name), "value")
-                else getattr(self.rules, field.name)
-            )
-            for field in attrs.fields(Rules)
-        }
-        last = self.last_deal
-        return {
-            "player": self.player,
-            "num_players": self.num_players,
-            "rules": rules,
-            "phase": self.phase.value,
-            "dealer": self.dealer,
-            "deal_number": self.deal_number,
-            "scores": list(self.scores),
-            "current_player": self.current_player,
-            "hand": _codes(self._hand),
-            "discards": _codes(self._discards),
-            "draws": [str(DECK[i]) for i in self._draws],
-            "cut": _cut_dict(self._cut),
-            "trump_card": str(DECK[self._trump]) if self._trump >= 0 else None,
-            "trump_card_taken": self._took_trump,
-            "folded": list(self._folded),
-            "exchanged": list(self.exchanged),
-            "stock_size": self._stock_size,
-            "hand_sizes": list(self.hand_sizes),
-            "trick": [{"seat": s, "card": str(DECK[c])} for s, c in self._trick],
-            "tricks": _tricks_dict(self._tricks),
-            "tricks_won": list(self._tricks_won),
-            "legal_actions": [str(a) for a in self.legal_actions()],
-            "last_deal": None
-            if last is None
-            else {
-                "deal_number": last.deal_number,
-                "dealer": last.dealer,
-                "trump_card": str(last.trump_card),
-                "trump_card_taken": last.trump_card_taken,
-                "folded": list(last.folded),
-                "exchanged": list(last.exchanged),
-                "tricks": [
-                    {"plays": [{"seat": s, "card": str(c)} for s, c in t.plays], "winner": t.winner}
-                    for t in last.tricks
-                ],
-                "tricks_won": list(last.tricks_won),
-                "points": list(last.points),
-                "scores": list(last.scores),
-                "doubled": last.doubled,
-            },
-            "winners": list(self.winners),
-            "losers": list(self.losers),
-            "past_deals": [
-                {
-                    "dealer": d.dealer,
-                    "cut": _cut_dict(d.cut),
-                    "trump_card": str(DECK[d.trump]),
-                    "trump_card_taken": d.took_trump,
-                    "folded": list(d.folded),
-                    "exchanged": [None if k < 0 else k for k in d.exchanged],
-                    "tricks": _tricks_dict(d.tricks),
-                    "scores": list(d.scores),
-                }
-                for d in self._past
-            ],
-        }
+        from .serialization import view_to_dict  # the writer sits next to its reader
+
+        return view_to_dict(self)
 
     # ----------------------------------------------------------------- sampling
 
@@ -425,32 +350,46 @@ class PlayerView(DealFacts):
         play (R25), no trump held by a player who did not trump when void, no card that
         would have headed or overtrumped when that was compulsory (R25, R26), the taken
         Criticals and the dealer's taken trump card where they are (R13, R19), the cut
-        cards this seat saw at the bottom (R13).  ``sample.view(player) == self`` and the
-        sample's history replays legally from :func:`new_game`.
+        cards this seat saw at the bottom (R13).  ``sample.view(player) == self``.
 
-        Finished deals are rebuilt from their public record once per record (seeded, not
-        from the real state, so nothing hidden crosses over); a new shuffle makes them
-        irrelevant to the current deal.
+        The sample's history starts at the current deal's :attr:`position` (its
+        :attr:`~bohmisch_watten.GameState.start_position`) and replays legally from there;
+        it carries the same public record of earlier deals as this view, shared, not
+        copied.  Nothing about earlier deals is made up: a fresh shuffle (R11) makes
+        their hidden cards irrelevant, so a sample costs the same at deal 80 as at deal 2.
 
         Raises:
             ValueError: if the view is inconsistent (it was not made by :meth:`GameState.view`).
         """
-        prefix = _prefix_state(self)
-        if self.phase is Phase.DEAL or self.phase is Phase.GAME_OVER:
-            return prefix
+        phase = self.phase
+        if phase is Phase.DEAL or phase is Phase.GAME_OVER:
+            return _build_state(position=self.position, past=self._past, phase=phase)
         plan = self._plan
         if plan is None:
             plan = Plan(self._deal_info())
             object.__setattr__(self, "_plan", plan)
         world = plan.draw(rng)
-        node = _deal_nodes(prefix._history, self._deal_info(), world.pack, world.discards)
-        return GameState(
-            self.num_players, self.rules, self.phase, self.dealer, self.deal_number,
-            self.scores, self.current_player, world.stock, world.hands, self._trump,
-            self._took_trump, self._folded, self._exchanged, world.discards, world.cut,
-            self._trick, self._tricks, self._tricks_won, self.last_deal, (), (), node,
-            prefix._start,
-        )  # fmt: skip
+        return _build_state(
+            position=self.position,
+            past=self._past,
+            phase=phase,
+            current_player=self.current_player,
+            pack=world.stock,
+            hands=world.hands,
+            trump=self._trump,
+            took_trump=self._took_trump,
+            folded=self._folded,
+            exchanged=self._exchanged,
+            discards=world.discards,
+            cut=world.cut,
+            trick=self._trick,
+            tricks=self._tricks,
+            tricks_won=self._tricks_won,
+            history=_deal_nodes(None, self._deal_info(), world.pack, world.discards),
+        )
+
+
+_VIEW_FIELDS: Final = tuple(field.name for field in attrs.fields(PlayerView) if field.init)
 
 
 # ------------------------------------------------------------------ histories
@@ -492,118 +431,6 @@ def _deal_nodes(
     return head
 
 
-def _actions(node: _Node | None) -> list[tuple[int | None, Action]]:
-    out = []
-    while node is not None:
-        out.append((node[1], node[2]))
-        node = node[0]
-    out.reverse()
-    return out
-
-
-_PREFIX_LIMIT = 256
-_prefixes: dict[tuple[int, int, Rules, int], tuple[tuple[PublicDeal, ...], GameState]] = {}
-_PREFIX_SEED = 0x5EED
-
-
-def _prefix_state(view: PlayerView) -> GameState:
-    """A state at the start of the current deal whose finished deals match the record.
-
-    Each finished deal is drawn by the same exact sampler with no seat's private cards
-    (public facts only) and a fixed seed, then replayed with ``apply()``, which checks
-    every step.  Cached per record object, so it costs once per deal, not per sample.
-    """
-    n = view.num_players
-    first = (view.dealer - (view.deal_number - 1)) % n  # R4
-    past = view._past
-    key = (id(past), n, view.rules, first)
-    hit = _prefixes.get(key)
-    if hit is not None and hit[0] is past:
-        return hit[1]
-    rng = random.Random(_PREFIX_SEED)
-    state = new_game(n, rules=view.rules, dealer=first)
-    stock = 31 - 5 * n  # R15: 32 cards, 5 per hand, the trump card
-    for deal in past:
-        draws = sum(
-            k - (1 if q == deal.dealer and deal.took_trump else 0)
-            for q, k in enumerate(deal.exchanged)
-            if k >= 0
-        )
-        won = [0] * n
-        for _, winner in deal.tricks:
-            won[winner] += 1
-        info = DealInfo(
-            n, deal.dealer, view.rules.must_head, deal.cut, False, deal.trump,
-            deal.took_trump, deal.folded, deal.exchanged, deal.tricks, (), stock - draws,
-            -1, 0, 0, (),
-        )  # fmt: skip
-        world = Plan(info).draw(rng)
-        for _, action in _actions(_deal_nodes(None, info, world.pack, world.discards)):
-            state = state.apply(action)
-    if len(_prefixes) >= _PREFIX_LIMIT:
-        _prefixes.clear()
-    _prefixes[key] = (past, state)
-    return state
-
-
-# ---------------------------------------------------------- building a view
-
-_RECORD_LIMIT = 4096
-_records: dict[int, tuple[_Node | None, tuple[PublicDeal, ...], GameState]] = {}
-
-
-def _finished_deals(state: GameState, boundary: _Node | None) -> tuple[PublicDeal, ...]:
-    """The public records of every deal that ended at or before ``boundary``.
-
-    The history is a linked list shared by all states of a game, so the records of the
-    deals before a node are cached by node identity (the node is kept alive in the cache,
-    so its id cannot be reused) and extended one deal at a time: building a view costs a
-    walk back to the start of the current deal, not a replay of the game.
-    """
-    pending: list[tuple[_Node, list[Action]]] = []
-    node = boundary
-    base: tuple[tuple[PublicDeal, ...], GameState] | None = None
-    while node is not None:
-        hit = _records.get(id(node))
-        if hit is not None and hit[0] is node:
-            base = (hit[1], hit[2])
-            break
-        end = node
-        actions: list[Action] = []
-        while True:
-            actions.append(node[2])
-            if isinstance(node[2], Shuffle):
-                break
-            node = node[0]
-        actions.reverse()
-        pending.append((end, actions))
-        node = node[0]
-    if base is None:
-        base = ((), GameState.from_position(state.start_position))
-    records, current = base
-    for end, actions in reversed(pending):
-        before = current
-        for action in actions:
-            before, current = current, current.apply(action)
-        summary = current.last_deal
-        assert summary is not None
-        record = PublicDeal(
-            before.dealer,
-            _cut_public(before._cut, -1),
-            before._trump,
-            before._took_trump,
-            before._folded,
-            before._exchanged,
-            tuple((tuple((s, c.index) for s, c in t.plays), t.winner) for t in summary.tricks),
-            current.scores,
-        )
-        records = (*records, record)
-        if len(_records) >= _RECORD_LIMIT:
-            _records.clear()
-        _records[id(end)] = (end, records, current)
-    return records
-
-
 def make_view(state: GameState, player: int) -> PlayerView:
     """Build ``state.view(player)``; see :class:`PlayerView`.
 
@@ -615,19 +442,17 @@ def make_view(state: GameState, player: int) -> PlayerView:
         raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
     phase = state.phase
     node: _Node | None = state._history
+    past = state._past
     if phase is Phase.DEAL or phase is Phase.GAME_OVER:
-        past = _finished_deals(state, node)
         return PlayerView(
             player, n, state.rules, phase, state.dealer, state.deal_number, state.scores,
             state.current_player, 0, 0, (), (), -1, False, (False,) * n, (-1,) * n, 0, (), (),
-            (0,) * n, state.last_deal, state.winners, state.losers, past,
-            state._previous_folds(),
+            (0,) * n, past, state.winners, state.losers, state._previous_folds(),
         )  # fmt: skip
     assert node is not None
     while not isinstance(node[2], Shuffle):
         node = node[0]
     shuffle: Shuffle = node[2]
-    past = _finished_deals(state, node[0])
     draws: tuple[int, ...] = ()
     exchanged = state._exchanged
     if phase is not Phase.CUT and exchanged[player] > 0:
@@ -650,5 +475,88 @@ def make_view(state: GameState, player: int) -> PlayerView:
         state.current_player, state._hands[player], state._discards[player], draws,
         _cut_public(state._cut, player), state._trump, state._took_trump, state._folded,
         exchanged, len(state._pack), state._trick, state._tricks, state._tricks_won,
-        state.last_deal, state.winners, state.losers, past, state._previous_folds(),
+        past, state.winners, state.losers, state._previous_folds(),
     )  # fmt: skip
+
+
+# ------------------------------------------------------- checking a record
+
+
+def past_problem(past: PastDeals, position: Position, phase: Phase) -> str | None:
+    """Why ``past`` cannot be the finished deals before ``position``, or None.
+
+    For loaders of hostile input: each deal must follow the one before it (dealer R4,
+    deal number, scores), and some shuffle must give exactly its public record when
+    played by the rules (R11–R34) — found by the exact sampler with no seat's cards
+    (public facts only) and replayed with ``apply()``.  Before the first recorded deal
+    nobody is taken to have folded, since that deal's predecessor is not recorded.
+    ``position`` is the current deal's position; at GAME_OVER the final one.
+    """
+    n, rules = position.num_players, position.rules
+    previous: DealSummary | None = None
+    for deal in past:
+        if len(deal.scores) != n or len(deal.folded) != n or len(deal.points) != n:
+            return f"deal {deal.deal_number}: not a {n}-player deal"
+        before = tuple(a - b for a, b in zip(deal.scores, deal.points, strict=True))
+        if previous is not None:
+            if deal.deal_number != previous.deal_number + 1:
+                return f"deal {deal.deal_number} follows deal {previous.deal_number}"
+            if deal.dealer != (previous.dealer + 1) % n:
+                return f"deal {deal.deal_number}: dealt by seat {deal.dealer} (R4)"
+            if before != previous.scores:
+                return f"deal {deal.deal_number}: the scores do not follow from the deal before"
+        try:
+            start = Position(
+                n, rules, deal.dealer, deal.deal_number, before,
+                (False,) * n if previous is None else previous.folded,
+            )  # fmt: skip
+            replayed = _public_replay(start, deal)
+        except Exception as error:  # hostile input reaching the engine
+            return f"deal {deal.deal_number}: no game gives this deal ({error!s:.80})"
+        if replayed != deal:
+            return f"deal {deal.deal_number}: no game gives this deal"
+        previous = deal
+    if previous is not None:
+        final = phase is Phase.GAME_OVER
+        follows = (
+            position.deal_number == previous.deal_number + 1
+            and position.dealer == (previous.dealer + 1) % n
+            and position.scores == previous.scores
+            and position.folded == previous.folded
+        )
+        if not follows:
+            return "the current deal does not follow the last recorded deal"
+        if final != bool(_build_state(position=position, phase=Phase.GAME_OVER).winners):
+            return "the game's end does not agree with the scores (R31-R34)"
+    return None
+
+
+def _public_replay(start: Position, deal: DealSummary) -> DealSummary | None:
+    """The summary a game from ``start`` gives when played to the public record ``deal``."""
+    n = start.num_players
+    cut = tuple(
+        (seat, -1 if card is None else card.index, taken, critical)
+        for seat, card, taken, critical in deal.cut
+    )
+    stock = 31 - 5 * n  # R15: 32 cards, 5 per hand, the trump card
+    draws = sum(
+        k - (1 if q == deal.dealer and deal.trump_card_taken else 0)
+        for q, k in enumerate(deal.exchanged)
+        if k is not None
+    )
+    tricks = tuple((tuple((s, c.index) for s, c in t.plays), t.winner) for t in deal.tricks)
+    info = DealInfo(
+        n, deal.dealer, start.rules.must_head, cut, False, deal.trump_card.index,
+        deal.trump_card_taken, deal.folded, tuple(-1 if k is None else k for k in deal.exchanged),
+        tricks, (), stock - draws, -1, 0, 0, (),
+    )  # fmt: skip
+    world = Plan(info).draw(random.Random(0))
+    node: _Node | None = _deal_nodes(None, info, world.pack, world.discards)
+    actions = []
+    while node is not None:
+        actions.append(node[2])
+        node = node[0]
+    state = _build_state(position=start)
+    for action in reversed(actions):
+        state = state.apply(action)
+    return state.last_deal
