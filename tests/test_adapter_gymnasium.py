@@ -140,7 +140,8 @@ def test_ansi_render_shows_the_learning_seat_only() -> None:
     env.reset(seed=1)
     text = env.render()
     assert text is not None
-    assert "Hand of seat 1: " + " ".join(str(c) for c in env.game_state.hands[1]) in text
+    assert text == str(env.game_state.view(1))
+    assert "seat 1: " + " ".join(str(c) for c in env.game_state.hands[1]) in text
     assert " ".join(str(c) for c in env.game_state.hands[0]) not in text
     assert WattenEnv(2).render() is None
 

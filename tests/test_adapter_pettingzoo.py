@@ -107,7 +107,8 @@ def test_ansi_render_shows_the_acting_seats_table() -> None:
     text = table.render()
     assert text is not None
     hand = " ".join(str(c) for c in table.game_state.hands[seat])
-    assert f"Hand of seat {seat}: {hand}" in text
+    assert text == str(table.game_state.view(seat))
+    assert f"seat {seat}: {hand}" in text
     for other in range(4):
         if other != seat:
             assert " ".join(str(c) for c in table.game_state.hands[other]) not in text

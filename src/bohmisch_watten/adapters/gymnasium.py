@@ -45,7 +45,6 @@ from ..rules import Rules
 from ..state import GameState, new_game
 from .episodes import action_index, deal_over, deal_rewards
 from .positions import deal_start
-from .text import table_text
 
 __all__ = ["ENV_ID", "WattenEnv"]
 
@@ -180,10 +179,10 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         return obs, reward, terminated, truncated, info
 
     def render(self) -> str | None:
-        """The learning seat's table as text (``render_mode="ansi"``), else None."""
+        """``str(view)`` of the learning seat: its table (``render_mode="ansi"``), else None."""
         if self.render_mode != "ansi":
             return None
-        return table_text(self.game_state.view(self.seat))
+        return str(self.game_state.view(self.seat))
 
 
 def _seat_bots(

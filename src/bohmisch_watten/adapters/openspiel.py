@@ -37,7 +37,7 @@ the 32nd completes the library's :class:`Shuffle`.  Player actions are the 99 id
 the tensor is :func:`bohmisch_watten.encoding.observation` (information-state and
 observation tensors alike), the information-state string is the view's exact key
 :meth:`PlayerView.information_set` (equal exactly for equal views), the observation
-string the seat's table as text.  ``resample_from_infostate`` redeals the current deal
+string the seat's table, ``str(view)``.  ``resample_from_infostate`` redeals the current deal
 with the exact sampler :meth:`PlayerView.sample_state` and replays it after the finished
 deals, so the returned state has a full OpenSpiel history.
 """
@@ -65,7 +65,6 @@ from .episodes import (
     rules_from_params,
 )
 from .positions import deal_start
-from .text import table_text
 
 __all__ = ["GAME_NAME", "WattenGame", "WattenObserver", "WattenState"]
 
@@ -318,7 +317,7 @@ class WattenObserver:
         view = state.game_state.view(player)
         if self._perfect_recall:
             return repr(view.information_set())
-        return table_text(view)
+        return str(view)
 
 
 _register: Callable[..., None] = pyspiel.register_game

@@ -20,8 +20,8 @@ True
 * ``env()`` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action id
   ends the game with reward −1 for the agent that chose it; ``raw_env`` raises
   :class:`IllegalActionError` instead.
-* ``render_mode="ansi"``: :meth:`raw_env.render` returns the acting seat's table as
-  text (from its view only).
+* ``render_mode="ansi"``: :meth:`raw_env.render` returns ``str(view)`` of the acting
+  seat: its table, every card it may not know shown as ``??``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,6 @@ from ..encoding import action_mask, observation, observation_size
 from ..rules import Rules
 from ..state import GameState, new_game
 from .episodes import action_index, deal_over, deal_rewards
-from .text import table_text
 
 __all__ = ["env", "raw_env"]
 
@@ -179,10 +178,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._select()
 
     def render(self) -> str | None:
-        """The acting seat's table as text (``render_mode="ansi"``), else None."""
+        """``str(view)`` of the acting seat: its table (``render_mode="ansi"``), else None."""
         if self.render_mode != "ansi":
             return None
-        return table_text(self.game_state.view(self._seat(self.agent_selection)))
+        return str(self.game_state.view(self._seat(self.agent_selection)))
 
     def close(self) -> None:
         """Nothing to release."""
