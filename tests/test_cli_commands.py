@@ -110,3 +110,14 @@ def test_arena_from_the_command_line() -> None:
     )  # fmt: skip
     assert "--decision-timeout" in result.stdout
     assert "random#2" in result.stdout
+
+
+def test_progress_bar_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    argv = ["arena", "--players", "2", "--bots", "random,random", "--games", "2", "--jobs", "1"]
+    assert main(argv) == 0
+    assert "2/2" in capsys.readouterr().err
+    assert main([*argv, "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

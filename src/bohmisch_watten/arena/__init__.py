@@ -48,7 +48,10 @@ def run_arena(
         games: at least this many games, rounded up to whole boards.
         seed: boards and bot generators derive from it: same seed, same results.
         rules: the variants (default rules if None).
-        jobs: worker processes or local Ray CPUs; 1 plays in this process.
+        jobs: worker processes or local Ray CPUs; 1 plays in this process.  Worker
+            processes are spawned (a fresh interpreter each), so a script that calls
+            this with ``jobs > 1`` must guard its entry point with
+            ``if __name__ == "__main__":``, as with any :mod:`multiprocessing` code.
         backend: ``"process"`` or ``"ray"``.
         address: a Ray cluster to join.
         decision_timeout: seconds per decision; a bot over it loses that game.
