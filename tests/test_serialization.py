@@ -112,7 +112,9 @@ def test_state_snapshot_shows_the_public_fields() -> None:
     snapshot = json.loads(state.to_json())["state"]
     assert snapshot["phase"] == "play"
     assert snapshot["hands"] == [[str(c) for c in hand] for hand in state.hands]
-    assert snapshot["trick"] == [[seat, str(card)] for seat, card in state.trick]
+    assert snapshot["trick"] == [{"seat": seat, "card": str(card)} for seat, card in state.trick]
+    view = json.loads(to_json(state.view(0)))["view"]
+    assert snapshot["trick"] == view["trick"]  # one spelling of a play in every document
     assert snapshot["trump_card"] == str(state.trump_card)
     assert snapshot["scores"] == list(state.scores)
     last = json.loads(final.to_json())["state"]

@@ -375,10 +375,7 @@ class Plan:
             i = bisect_right(cumulative, rng.randrange(cumulative[-1]))
             c, rest = choices[i]
             picks.append(c)
-        shuffle = rng.shuffle
-        pools = [list(cards) for cards in self.type_cards]
-        for pool in pools:  # a uniform order of each type's cards
-            shuffle(pool)
+        pools = [rng.sample(cards, len(cards)) for cards in self.type_cards]
         placed: list[list[int]] = []
         for c in picks:
             cards: list[int] = []

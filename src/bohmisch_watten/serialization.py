@@ -22,7 +22,13 @@ Actions as JSON objects have a ``type`` (``shuffle``, ``take``, ``leave``, ``fol
 ``exchange``, ``play``) and their fields: ``pack`` (32 cards, top first), ``discard``
 (sorted cards) and ``take_trump_card``, ``card``.  In records, actions are written in the
 compact notation of :mod:`bohmisch_watten.notation` instead.  Cards are always their
-notation (``"HK"``).
+notation (``"HK"``); a trick play is always ``{"seat": 1, "card": "HK"}`` and a finished
+deal has one shape in every document (:func:`~bohmisch_watten.jsonread.summary_to_dict`).
+
+A record that does not start at a fresh game also has ``"start"`` (its
+:class:`~bohmisch_watten.Position` as text) and ``"past"`` (the finished deals before
+it); a view has ``"position"``.  Documents written by release 0.1.0 (plays as
+``[seat, card]`` pairs, eight-field past deals, no position) are still read.
 
 **Why a state document holds its record.**  A state cannot be checked field by field:
 whether a hand, a stock and a score fit together depends on the whole game.  So a state
@@ -297,10 +303,17 @@ def _cards(cards: tuple[Card, ...]) -> list[JSON]:
 
 
 def _plays(plays: tuple[tuple[int, Card], ...]) -> list[JSON]:
+    """Trick plays as every document spells them: ``{"seat": 1, "card": "HK"}``."""
+    return [{"seat": seat, "card": str(card)} for seat, card in plays]
+
+
+def _legacy_plays(plays: tuple[tuple[int, Card], ...]) -> list[JSON]:
+    """Trick plays as state documents of release 0.1.0 spelled them: ``[1, "HK"]``."""
     return [[seat, str(card)] for seat, card in plays]
 
 
-def _summary_to_dict(summary: DealSummary) -> dict[str, JSON]:
+def _legacy_summary(summary: DealSummary) -> dict[str, JSON]:
+    """``last_deal`` as state documents of release 0.1.0 spelled it."""
     return {
         "deal_number": summary.deal_number,
         "dealer": summary.dealer,
@@ -309,7 +322,7 @@ def _summary_to_dict(summary: DealSummary) -> dict[str, JSON]:
         "trump_card_taken": summary.trump_card_taken,
         "folded": list(summary.folded),
         "exchanged": list(summary.exchanged),
-        "tricks": [{"plays": _plays(t.plays), "winner": t.winner} for t in summary.tricks],
+        "tricks": [{"plays": _legacy_plays(t.plays), "winner": t.winner} for t in summary.tricks],
         "tricks_won": list(summary.tricks_won),
         "points": list(summary.points),
         "scores": list(summary.scores),
@@ -340,9 +353,25 @@ def _snapshot(state: GameState) -> dict[str, JSON]:
         "trick": _plays(state.trick),
         "tricks": [{"plays": _plays(t.plays), "winner": t.winner} for t in state.tricks],
         "tricks_won": list(state.tricks_won),
-        "last_deal": None if last is None else _summary_to_dict(last),
+        "last_deal": None if last is None else summary_to_dict(last),
         "winners": list(state.winners),
         "losers": list(state.losers),
+    }
+
+
+def _legacy_snapshot(state: GameState) -> dict[str, JSON]:
+    """The fields whose spelling changed since release 0.1.0, spelled the old way.
+
+    Trick plays were ``[seat, card]`` pairs and ``last_deal`` had a ``trump_suit``;
+    now every document spells a play ``{"seat": …, "card": …}`` and a finished deal
+    the same way everywhere.  Old documents are still read.
+    """
+    last = state.last_deal
+    return {
+        **_snapshot(state),
+        "trick": _legacy_plays(state.trick),
+        "tricks": [{"plays": _legacy_plays(t.plays), "winner": t.winner} for t in state.tricks],
+        "last_deal": None if last is None else _legacy_summary(last),
     }
 
 
@@ -391,8 +420,9 @@ def _state_from_doc(doc: dict[str, JSON]) -> GameState:
     state = replay(_record_from_dict(data, "record"))
     claimed = _object(doc["state"], "state", _SNAPSHOT_KEYS)
     actual = _snapshot(state)
+    legacy = _legacy_snapshot(state)  # how release 0.1.0 wrote the same fields
     for key in _SNAPSHOT_KEYS:
-        if not _same(claimed[key], actual[key]):
+        if not _same(claimed[key], actual[key]) and not _same(claimed[key], legacy[key]):
             raise FormatError(
                 f"state.{key} is {_short(claimed[key])}, but the game in the record gives "
                 f"{_short(actual[key])}: the state does not follow from its record"
