@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo test lint typecheck pytest bench bench-compare bench-long docs clean golden
+.PHONY: demo example test lint typecheck pytest browser bench bench-compare bench-long docs clean golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,14 @@ $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.run-installed
 	$(BIN)/python -m bohmisch_watten --seed $(SEED)
 
-test: lint typecheck pytest
+# One script of examples/ with the project's interpreter (the system python3 does not
+# have the package): make example NAME=greedy_bot ARGS="50 7"
+NAME ?= random_game
+ARGS ?=
+example: $(VENV)/.run-installed
+	$(BIN)/python examples/$(NAME).py $(ARGS)
+
+test: lint typecheck pytest browser
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
@@ -39,7 +46,13 @@ typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict src
 
 pytest: $(VENV)/.dev-installed
-	$(BIN)/pytest --cov --cov-branch --cov-report=term --cov-fail-under=95
+	$(BIN)/pytest --ignore=tests/browser --cov --cov-branch --cov-report=term --cov-fail-under=95
+
+# The web table in a real browser: Debian's Chromium (/usr/lib/chromium/chromium; .ci/run
+# installs it) driven by Playwright, in a pytest run of its own (sync Playwright and
+# asyncio tests do not mix in one process).  Screenshots land in test-artifacts/.
+browser: $(VENV)/.dev-installed
+	$(BIN)/pytest tests/browser -p no:cacheprovider
 
 # Rewrite the golden playthroughs in tests/golden/ after an intended change (see its README).
 golden: $(VENV)/.run-installed

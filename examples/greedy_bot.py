@@ -1,6 +1,8 @@
 """A greedy bot that sees only its own player view, playing against random bots.
 
-Run: ``python examples/greedy_bot.py [games] [seed]``.  Seat 0 is the greedy bot, the
+Run it after ``make demo`` (which creates ``.venv`` and installs the package there):
+``make example NAME=greedy_bot ARGS="50 7"`` or
+``.venv/bin/python examples/greedy_bot.py [games] [seed]``.  Seat 0 is the greedy bot, the
 other seats play at random; the script prints how often each seat won and lost.
 
 The bot never touches a :class:`~bohmisch_watten.GameState`: it gets a

@@ -1,6 +1,7 @@
 """Play one game between random players and print the result.
 
-Run: ``python examples/random_game.py [seed]``.
+Run it after ``make demo`` (which creates ``.venv`` and installs the package there):
+``make example NAME=random_game ARGS=7`` or ``.venv/bin/python examples/random_game.py [seed]``.
 """
 
 from __future__ import annotations

@@ -1,14 +1,17 @@
 """Load a game record and print the game, deal by deal.
 
-Run: ``python examples/replay_record.py examples/sample_record.txt`` (the text form) or
-``python examples/replay_record.py examples/sample_record.json`` (the JSON form).
+Run it after ``make demo`` (which creates ``.venv`` and installs the package there):
+``make example NAME=replay_record ARGS=examples/sample_record.txt`` or
+``.venv/bin/python examples/replay_record.py examples/sample_record.txt`` (the text
+form; ``examples/sample_record.json`` is the JSON form).
 
 A record holds the rules, the players, the first dealer and every action, shuffles
 included (see :mod:`bohmisch_watten.records`); replaying it rebuilds every state of
 the game, so the printout can show each hand although the record never lists one.
 To make a record of your own game: ``Path("game.txt").write_text(state.record().to_text())``.
 
-The sample records were made with ``python examples/replay_record.py --make-sample``:
+The sample records were made with
+``.venv/bin/python examples/replay_record.py --make-sample``:
 a seeded random three-player game, the seed chosen so that the record shows a Critical
 taken and one left in the cutting ritual, a fold and the dealer taking the trump card.
 """

@@ -8,6 +8,13 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
+# ``pytest --rule R25``: the option and its hooks live in rule_selection.py.
+from rule_selection import (  # noqa: F401
+    pytest_addoption,
+    pytest_collection_modifyitems,
+    pytest_configure,
+)
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 # Hypothesis profiles.  The built-in "ci" profile (loaded automatically when CI is set)

@@ -27,21 +27,35 @@ from helpers import cards, codes, dealt_state, keep_all, play_out_deal, stack_pa
 
 
 @pytest.mark.rule("R1")
-@pytest.mark.parametrize("bad", [0, 1, 5, True, "4", 4.0])
-def test_new_game_rejects_player_counts(bad: object) -> None:
+@pytest.mark.parametrize("bad", [0, 1, 5])
+def test_new_game_rejects_player_counts(bad: int) -> None:
     with pytest.raises(ValueError, match="num_players"):
+        new_game(bad)
+
+
+@pytest.mark.rule("R1")
+@pytest.mark.parametrize("bad", [True, "4", 4.0, None])
+def test_new_game_rejects_player_counts_of_another_type(bad: object) -> None:
+    with pytest.raises(TypeError, match=r"num_players must be an int, got"):
         new_game(bad)  # type: ignore[arg-type]
 
 
 @pytest.mark.rule("R3")
-@pytest.mark.parametrize(("n", "dealer"), [(4, 4), (3, -1), (2, 2), (4, True), (4, "0")])
-def test_new_game_rejects_dealer_out_of_range(n: int, dealer: object) -> None:
+@pytest.mark.parametrize(("n", "dealer"), [(4, 4), (3, -1), (2, 2)])
+def test_new_game_rejects_dealer_out_of_range(n: int, dealer: int) -> None:
     with pytest.raises(ValueError, match="dealer"):
-        new_game(n, dealer=dealer)  # type: ignore[arg-type]
+        new_game(n, dealer=dealer)
+
+
+@pytest.mark.rule("R3")
+@pytest.mark.parametrize("dealer", [True, "0", None])
+def test_new_game_rejects_a_dealer_of_another_type(dealer: object) -> None:
+    with pytest.raises(TypeError, match=r"dealer must be an int, got"):
+        new_game(4, dealer=dealer)  # type: ignore[arg-type]
 
 
 def test_new_game_rejects_non_rules() -> None:
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(TypeError, match=r"rules must be a Rules, got dict"):
         new_game(4, rules={"schleck": "none"})  # type: ignore[arg-type]
 
 

@@ -64,10 +64,10 @@ def test_text_ui_auto_plays_a_whole_game() -> None:
 def test_text_ui_shows_illegal_moves_and_takes_commands() -> None:
     out = run("text_ui.py", "--seed", "1", stdin="fold\n1\n99\nplay HK\nG8\nquit\n")
     assert "Not allowed: R21.1: nobody may fold in the first deal of the game" in out
-    assert "You: exchange" in out
+    assert "You play and exchange nothing." in out
     assert "Not understood: pick a number from 1 to 5" in out
     assert "Not allowed: R24: seat 0 does not hold HK" in out
-    assert "You: play G8" in out
+    assert "You play G8." in out
     assert out.rstrip().endswith("Bye.")
 
 

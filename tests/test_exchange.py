@@ -153,7 +153,7 @@ def keep_all_but_dealer(state: GameState) -> GameState:
     return state
 
 
-@pytest.mark.rule("R21")
+@pytest.mark.rule("R21.1")
 def test_r21_1_no_fold_in_the_first_deal() -> None:
     state = dealt_state(4, HANDS, "E9")
     with pytest.raises(IllegalActionError, match="R21.1: nobody may fold in the first deal"):
@@ -161,14 +161,14 @@ def test_r21_1_no_fold_in_the_first_deal() -> None:
     assert Fold() not in state.legal_actions()
 
 
-@pytest.mark.rule("R17", "R21")
+@pytest.mark.rule("R17", "R21.2")
 def test_r21_2_no_fold_with_hearts_trumps() -> None:
     state = second_deal(trump="H9")
     with pytest.raises(IllegalActionError, match="R21.2"):
         state.apply(Fold())
 
 
-@pytest.mark.rule("R21")
+@pytest.mark.rule("R21.3")
 def test_r21_3_no_fold_with_few_points() -> None:
     state = second_deal(Rules(min_fold_score=40))
     with pytest.raises(IllegalActionError, match=r"R21.3: seat 1 may not fold with 40 points"):
@@ -188,7 +188,7 @@ def test_fold_allowed_from_the_second_deal() -> None:
     assert after.current_player == 2
 
 
-@pytest.mark.rule("R21")
+@pytest.mark.rule("R21.4")
 def test_r21_4_no_fold_twice_in_a_row() -> None:
     state = second_deal().apply(ex("")).apply(Fold())  # seat 1 plays, seat 2 folds
     state = play_out_deal(keep_all(state))
@@ -203,14 +203,14 @@ def test_r21_4_no_fold_twice_in_a_row() -> None:
     assert state.fold_forbidden_by(3) is None  # seat 3 did not fold last time
 
 
-@pytest.mark.rule("R21")
+@pytest.mark.rule("R21.5")
 def test_r21_5_dealer_must_play() -> None:
     state = keep_all_but_dealer(second_deal())
     with pytest.raises(IllegalActionError, match="R21.5: the dealer must play"):
         state.apply(Fold())
 
 
-@pytest.mark.rule("R21", "R22")
+@pytest.mark.rule("R21.6", "R22")
 def test_r21_6_last_non_dealer_may_not_fold_when_all_others_did() -> None:
     state = second_deal().apply(Fold()).apply(Fold())
     assert state.current_player == 3  # the cutter, last non-dealer

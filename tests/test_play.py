@@ -39,7 +39,7 @@ def test_forehand_leads_anything() -> None:
     assert legal(state) == {"SU", "E8", "E9", "E10", "H7"}
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.1")
 def test_must_follow_and_head() -> None:
     state = play_cards(play_state(2, TWO, "G8"), "SU")
     assert legal(state) == {"SA"}  # SA heads SU; S10 and S9 would not
@@ -59,7 +59,7 @@ def test_heading_not_compulsory_variant() -> None:
         state.apply(PlayCard(Card.parse("GA")))
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.1")
 def test_any_card_when_following_cannot_head() -> None:
     state = play_cards(play_state(2, {1: "SA E8 E9 E10 H7", 0: "SK S10 S9 GA H8"}, "G8"), "SA")
     assert legal(state) == {"SK", "S10", "S9"}
@@ -73,7 +73,7 @@ THREE = {
 }
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.2")
 def test_void_must_trump_and_overtrump() -> None:
     state = play_cards(play_state(3, THREE, "G8"), "EA")
     assert legal(state) == {"G9", "GA"}  # void in Acorns: must trump
@@ -84,7 +84,7 @@ def test_void_must_trump_and_overtrump() -> None:
     assert legal(state) == {"E8"}
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.2")
 def test_overtrump_when_possible_else_still_trump() -> None:
     dealt = {1: "EA E9 SA SK SO", 2: "G9 GA H9 H10 HA", 0: "GK G7 S8 S10 HO"}
     state = play_cards(play_state(3, dealt, "G8"), "EA G9")
@@ -97,14 +97,14 @@ def test_overtrump_when_possible_else_still_trump() -> None:
     assert legal(relaxed) == {"GK", "G7"}
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.1")
 def test_any_suit_card_once_the_plain_lead_is_trumped() -> None:
     dealt = {1: "E9 EU SA SK SO", 2: "G9 GA H9 H10 HA", 0: "EA E8 S8 S10 HO"}
     state = play_cards(play_state(3, dealt, "G8"), "E9 G9")
     assert legal(state) == {"EA", "E8"}
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.3")
 def test_trump_lead_must_overtrump() -> None:
     dealt = {1: "GU E9 SA SK SO", 2: "G9 GA H9 H10 S7", 0: "GK G7 E8 S10 HO"}
     state = play_cards(play_state(3, dealt, "G8"), "GU")
@@ -117,7 +117,7 @@ def test_trump_lead_must_overtrump() -> None:
         state.apply(PlayCard(Card.parse("H9")))
 
 
-@pytest.mark.rule("R25")
+@pytest.mark.rule("R25.4")
 def test_neither_suit_nor_trump_any_card() -> None:
     dealt = {1: "EA E9 SA SK SO", 2: "H8 H9 H10 HA S9", 0: "GK G7 E8 S10 HO"}
     state = play_cards(play_state(3, dealt, "G8"), "EA")

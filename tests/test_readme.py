@@ -1,42 +1,99 @@
-"""The README's code examples run as shown."""
+"""The README's code blocks run as pasted, each on its own in a fresh interpreter.
+
+A reader copies one block into a new ``python`` session, not the whole README, so each
+block must import what it uses and build what it needs: every ``python`` block runs in
+a subprocess of its own, with nothing defined beforehand.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
-import bohmisch_watten as bw
+import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
-
-
-def blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+EXAMPLES = ROOT / "examples"
 
 
-def test_usage_example_plays_a_whole_game() -> None:
-    namespace: dict[str, object] = {}
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(blocks()[0], namespace)
-    state = namespace["state"]
-    assert isinstance(state, bw.GameState)
-    assert state.is_terminal
-    assert "winners:" in out.getvalue()
+def blocks(text: str) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
 
 
-def test_views_example_runs_on_a_game_in_progress() -> None:
-    rng = random.Random(11)
-    state = bw.new_game(4)
-    while state.deal_number < 3 or state.phase is not bw.Phase.PLAY:
-        legal = state.legal_actions()
-        state = state.apply(state.sample_chance(rng) if state.is_chance_node else rng.choice(legal))
-    namespace: dict[str, object] = {**vars(bw), "state": state, "rng": rng}
-    exec(blocks()[1], namespace)
-    assert namespace["view"] == state.view(2)
-    guess = namespace["guess"]
-    assert isinstance(guess, bw.GameState)
-    assert guess.view(2) == state.view(2)
+BLOCKS = blocks(README.read_text(encoding="utf-8"))
+
+
+def run_alone(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` as a script in a fresh interpreter (a new process, an empty namespace)."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+        check=False,
+    )
+
+
+def test_the_readme_has_code_blocks() -> None:
+    assert len(BLOCKS) >= 2
+
+
+@pytest.mark.parametrize("number", range(len(BLOCKS)), ids=lambda n: f"block{n + 1}")
+def test_each_block_runs_on_its_own(number: int, tmp_path: Path) -> None:
+    result = run_alone(BLOCKS[number], tmp_path)
+    assert result.returncode == 0, f"README block {number + 1}:\n{result.stderr}"
+    assert result.stderr == ""
+
+
+def test_the_first_block_prints_a_finished_game(tmp_path: Path) -> None:
+    out = run_alone(BLOCKS[0], tmp_path).stdout
+    assert re.search(r"^\(-?\d+, -?\d+, -?\d+, -?\d+\) winners: \(\d", out, re.M), out
+
+
+def test_a_block_that_needs_an_earlier_one_fails(tmp_path: Path) -> None:
+    """The check can fail: the old second block used names only the first one defined."""
+    dependent = "view = state.view(2)\nassert replay(GameRecord.from_text('')) == state\n"
+    result = run_alone(dependent, tmp_path)
+    assert result.returncode != 0
+    assert "NameError" in result.stderr
+
+
+def test_blocks_are_found_whatever_their_content() -> None:
+    text = "x\n```python\na = 1\n```\n```sh\nmake\n```\n```python\nb = '```'\n```\n"
+    assert blocks(text) == ["a = 1\n", "b = '```'\n"]
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in EXAMPLES.glob("*.py")))
+def test_each_example_says_how_to_run_it(script: str) -> None:
+    name = script.removesuffix(".py")
+    docstring = (EXAMPLES / script).read_text(encoding="utf-8").split('"""')[1]
+    text = " ".join(docstring.split())
+    assert f"make example NAME={name}" in text
+    assert f".venv/bin/python examples/{script}" in text
+    assert "make demo" in text
+
+
+def test_the_readme_says_how_to_run_an_example() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert "make example NAME=greedy_bot" in text
+    assert ".venv/bin/python examples/greedy_bot.py" in text
+    for script in EXAMPLES.glob("*.py"):
+        assert f"examples/{script.name}" in text
+
+
+def test_make_example_runs_the_script_with_the_venv_python() -> None:
+    result = subprocess.run(
+        ["make", "--no-print-directory", "-n", "example", "NAME=greedy_bot", "ARGS=50 7"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    commands = [line for line in result.stdout.splitlines() if "examples/" in line]
+    assert commands == [".venv/bin/python examples/greedy_bot.py 50 7"], result.stdout

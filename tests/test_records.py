@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bohmisch_watten import (
+    MAX_DOCUMENT_CHARS,
     Card,
     FormatError,
     GameRecord,
@@ -200,7 +201,7 @@ def test_size_limit() -> None:
     with pytest.raises(FormatError, match="too large"):
         GameRecord.from_text(text, max_chars=len(text) - 1)
     with pytest.raises(FormatError, match="too large"):
-        load_record("#" * 1_000_001)
+        load_record("#" * (MAX_DOCUMENT_CHARS + 1))
 
 
 # ----------------------------------------------------------------- replay errors

@@ -327,7 +327,7 @@ def test_typed_loaders_accept_only_their_kind() -> None:
 
 
 def test_size_and_depth_limits() -> None:
-    assert MAX_DOCUMENT_CHARS == 1_000_000
+    assert MAX_DOCUMENT_CHARS == 16_000_000
     document = to_json(Card.parse("HK"))
     padded = document[:-1] + " " * (MAX_DOCUMENT_CHARS - len(document)) + "}"
     assert len(padded) == MAX_DOCUMENT_CHARS

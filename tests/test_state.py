@@ -1,4 +1,4 @@
-"""GameState as a value: immutability, history, equality, is_legal (DESIGN.md)."""
+"""GameState as a value: immutability, history, equality, is_legal (docs/concepts.md)."""
 
 from __future__ import annotations
 

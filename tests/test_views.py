@@ -342,9 +342,12 @@ def test_forbidden_mask_characterises_legal_plays(
 
 def test_view_rejects_bad_seats() -> None:
     state = new_game(3)
-    for bad in (-1, 3, True, "0", 1.0):
+    for bad in (-1, 3):
         with pytest.raises(ValueError, match="player"):
-            state.view(bad)  # type: ignore[arg-type]
+            state.view(bad)
+    for wrong in (True, "0", 1.0, None):
+        with pytest.raises(TypeError, match=r"view\(player\): player must be an int"):
+            state.view(wrong)  # type: ignore[arg-type]
 
 
 @pytest.mark.rule("R13")

@@ -8,7 +8,8 @@
   docstring, read from the same machine.
 * ``api-names`` — every name of ``bohmisch_watten.__all__`` with a link to the place
   where it is documented.
-* ``{rule}`R25.1``` — a role that links a rule ID to its anchor on the rules page.
+* ``{rule}`R25.1``` — a role that links a rule ID to its anchor on the rules page (the
+  ``<a id="r25"></a>`` anchors of RULES.md, registered as labels).
 * A completeness check: every name in the ``__all__`` of every public module must be
   documented somewhere, or the build warns (and ``-W`` turns that into a failure).
 * Short cross-references (``:class:`GameState``` in any module's docstring) resolve to
@@ -400,6 +401,26 @@ def rule_role(
     return [ref], []
 
 
+_HTML_ANCHOR = re.compile(r'<a id="([a-z0-9][\w.-]*)">')
+
+
+def register_html_anchors(app: Sphinx, doctree: nodes.document) -> None:
+    """Make the ``<a id="r25"></a>`` anchors of RULES.md targets of ``{rule}`` and links.
+
+    RULES.md is included by the rules page and must also read well on a code host, which
+    shows MyST's ``(R25)=`` target lines as text; so it marks each rule with a raw HTML
+    anchor instead, and this registers every such anchor as a label of the page.
+    """
+    std = app.env.domaindata["std"]
+    docname = app.env.docname
+    for raw in doctree.findall(nodes.raw):
+        if raw.get("format") != "html":
+            continue
+        for name in _HTML_ANCHOR.findall(raw.astext()):
+            std["anonlabels"][name] = (docname, name)
+            std["labels"][name] = (docname, name, name.upper())
+
+
 def skip_namedtuple_aliases(
     app: Sphinx, what: str, name: str, obj: object, skip: bool, options: Any
 ) -> bool | None:
@@ -454,6 +475,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("phase-transitions", PhaseTransitions)
     app.add_directive("api-names", ApiNames)
     app.add_role("rule", rule_role)
+    app.connect("doctree-read", register_html_anchors)
     app.connect("env-check-consistency", check_api_documented)
     app.connect("missing-reference", resolve_short_names)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

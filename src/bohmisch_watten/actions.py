@@ -112,13 +112,17 @@ class Fold:
 def _to_card_set(discard: Iterable[Card]) -> frozenset[Card]:
     if isinstance(discard, (str, bytes)) or not isinstance(discard, Iterable):
         raise TypeError(f"Exchange.discard must be a set of Card objects, got {discard!r:.40}")
-    cards = frozenset(discard)
+    items = discard if isinstance(discard, frozenset) else tuple(discard)
+    cards = frozenset(items)
     for card in cards:
         if not isinstance(card, Card):
             raise TypeError(
                 f"Exchange.discard must contain Card objects, got {card!r:.20}"
                 " (use Card.parse for notation)"
             )
+    if len(cards) != len(items):  # R18: each card of the hand is discarded once at most
+        twice = sorted({card for card in items if list(items).count(card) > 1})
+        raise ValueError(f"Exchange.discard names {' '.join(map(str, twice))} more than once")
     return cards
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import enum
 from typing import Final
 
+from attrs.exceptions import FrozenInstanceError
+
 __all__ = [
     "BELLI",
     "CRITICALS",
@@ -120,11 +122,13 @@ class Card:
         object.__setattr__(card, "_code", suit.letter + rank.symbol)
         return card
 
+    # The same exception as every attrs-frozen value of the library (states, actions,
+    # rules), so that one ``except AttributeError`` or ``FrozenInstanceError`` fits all.
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Card is immutable")
+        raise FrozenInstanceError
 
     def __delattr__(self, name: str) -> None:
-        raise AttributeError("Card is immutable")
+        raise FrozenInstanceError
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -181,6 +185,12 @@ class Card:
         if not isinstance(other, Card):
             return NotImplemented
         return self.index >= other.index
+
+    def _repr_svg_(self) -> str:
+        """The card face, for Jupyter (see :mod:`bohmisch_watten.svg`)."""
+        from .svg import card_svg  # svg draws cards, so it imports this module
+
+        return card_svg(self)
 
     def __reduce__(self) -> tuple[type[Card], tuple[Suit, Rank]]:
         return (Card, (self.suit, self.rank))

@@ -59,12 +59,15 @@ __all__ = [
     "rules_to_string",
 ]
 
-MAX_DOCUMENT_CHARS: Final = 1_000_000
+MAX_DOCUMENT_CHARS: Final = 16_000_000
 """The largest document any loader reads, in characters (bytes for ``bytes`` input).
 
-A whole random four-player game, the longest kind, is a few tens of kilobytes as a
-record; 1 MB leaves room for very long games and stops memory and time abuse.  Loaders
-take a ``max_chars`` argument to raise it for trusted files.
+Sized by what the library itself writes: a game of 5,000 deals (four players,
+``Rules(start_score=1000)``) is about 5 million characters as a text record (about
+1,000 per deal), 4.6 million as a view document and 2 million as a state or record
+document, so every document of such a game loads with the default.  16 million leaves
+room for three times that and still bounds the memory and time a hostile input can
+cost.  Loaders take a ``max_chars`` argument to raise it for trusted files.
 """
 
 MAX_LINE_CHARS: Final = 1_000
@@ -73,7 +76,9 @@ MAX_LINE_CHARS: Final = 1_000
 _MAX_DISCARD: Final = 5  # R15: nobody holds more than five cards
 
 
-def check_text(value: object, what: str, max_chars: int = MAX_DOCUMENT_CHARS) -> str:
+def check_text(
+    value: object, what: str, max_chars: int = MAX_DOCUMENT_CHARS, *, raisable: bool = True
+) -> str:
     """``value`` as a ``str`` within ``max_chars``, else :class:`FormatError`.
 
     ``bytes`` are accepted and decoded as UTF-8, and a leading byte-order mark is
@@ -84,10 +89,12 @@ def check_text(value: object, what: str, max_chars: int = MAX_DOCUMENT_CHARS) ->
         value: the input to check.
         what: what the input is, for the message (``"a state document"``).
         max_chars: the size limit.
+        raisable: whether the caller takes ``max_chars=``; the message then says how to
+            raise the limit.
     """
     if isinstance(value, (bytes, bytearray)):
         if len(value) > max_chars:
-            raise FormatError(f"{what} is too large: {len(value)} bytes, limit {max_chars}")
+            raise FormatError(_too_large(what, len(value), "bytes", max_chars, raisable))
         try:
             value = bytes(value).decode("utf-8")
         except UnicodeDecodeError as error:
@@ -95,8 +102,16 @@ def check_text(value: object, what: str, max_chars: int = MAX_DOCUMENT_CHARS) ->
     if not isinstance(value, str):
         raise FormatError(f"{what} must be a string, got {type(value).__name__}")
     if len(value) > max_chars:
-        raise FormatError(f"{what} is too large: {len(value)} characters, limit {max_chars}")
+        raise FormatError(_too_large(what, len(value), "characters", max_chars, raisable))
     return value.removeprefix("\ufeff")  # a byte-order mark some editors write
+
+
+def _too_large(what: str, size: int, unit: str, limit: int, raisable: bool) -> str:
+    """The message for an input over its limit, saying how to raise it where one can."""
+    message = f"{what} is too large: {size} {unit}, limit {limit}"
+    if raisable:
+        message += f"; for a trusted document pass max_chars={size} (or more) to the loader"
+    return message
 
 
 def _quote(text: str) -> str:
@@ -158,7 +173,7 @@ def parse_action(text: object) -> Action:
     Raises:
         FormatError: if ``text`` is not the notation of an action.
     """
-    text = check_text(text, "an action", MAX_LINE_CHARS)
+    text = check_text(text, "an action", MAX_LINE_CHARS, raisable=False)
     tokens = text.replace(",", " ").split()
     if not tokens:
         raise FormatError("empty action: expected take, leave, fold, exchange, play or shuffle")
@@ -228,7 +243,7 @@ def parse_rules(text: object) -> Rules:
     Raises:
         FormatError: for an unknown field, a repeated field or a bad value.
     """
-    text = check_text(text, "a rules string", MAX_LINE_CHARS)
+    text = check_text(text, "a rules string", MAX_LINE_CHARS, raisable=False)
     stripped = text.strip()
     if not stripped or stripped.lower() == "default":
         return Rules()

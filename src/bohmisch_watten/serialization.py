@@ -720,7 +720,7 @@ def from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> Seri
 
     Args:
         text: the document (``bytes`` are decoded as UTF-8).
-        max_chars: the size limit, :data:`MAX_DOCUMENT_CHARS` (1 MB) unless raised for
+        max_chars: the size limit, :data:`MAX_DOCUMENT_CHARS` (16 M) unless raised for
             a trusted file.
 
     Raises:

@@ -34,6 +34,7 @@ from .actions import (
     TakeCritical,
 )
 from .cards import DECK, Card, Suit
+from .checks import check_instance, check_int, check_rng
 from .display import render_state
 from .errors import IllegalActionError
 from .facts import SUITS, DealFacts
@@ -493,8 +494,10 @@ class GameState(DealFacts):
         The state stores no generator: the same seed always gives the same game.
 
         Raises:
+            TypeError: if ``rng`` is not a ``random.Random``.
             IllegalActionError: if this is not a chance node.
         """
+        check_rng(rng, "sample_chance(rng)")
         if self.phase is not Phase.DEAL:
             raise IllegalActionError(f"R11: not a chance node (phase {self.phase.name})")
         pack = list(DECK)
@@ -520,11 +523,18 @@ class GameState(DealFacts):
         """What seat ``player`` may know now: a :class:`PlayerView` (R13, R23).
 
         Raises:
+            TypeError: naming ``player`` if it is not an int.
             ValueError: naming ``player`` if it is not a seat of this game.
         """
         from .views import make_view  # views imports this module
 
         return make_view(self, player)
+
+    def _repr_svg_(self) -> str:
+        """Every hand face up, for Jupyter (:func:`~bohmisch_watten.svg.state_svg`)."""
+        from .svg import state_svg  # svg imports this module
+
+        return state_svg(self)
 
     # ------------------------------------------ serialization (issue 5) goes here
 
@@ -558,7 +568,7 @@ class GameState(DealFacts):
     def from_json(text: str | bytes, *, max_chars: int | None = None) -> GameState:
         """Read a state document written by :meth:`to_json`, checking it by replay.
 
-        ``max_chars`` defaults to ``MAX_DOCUMENT_CHARS`` (1 MB).
+        ``max_chars`` defaults to ``MAX_DOCUMENT_CHARS`` (16 million characters).
 
         Raises:
             FormatError: for anything but a state the rules can produce, see
@@ -948,16 +958,14 @@ def new_game(num_players: int = 4, *, rules: Rules = _DEFAULT_RULES, dealer: int
         dealer: the first dealer's seat (R3: chosen by the caller).
 
     Raises:
-        ValueError: naming the argument, for a bad player count, rules object or seat.
+        TypeError: naming the argument, for an argument of the wrong type.
+        ValueError: naming the argument, for a bad player count or seat.
     """
-    if isinstance(num_players, bool) or not isinstance(num_players, int):
-        raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+    check_int(num_players, "num_players", "new_game(num_players)")
     if num_players not in (2, 3, 4):
         raise ValueError(f"num_players must be 2, 3 or 4 (R1), got {num_players}")
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules instance, got {type(rules).__name__}")
-    if isinstance(dealer, bool) or not isinstance(dealer, int):
-        raise ValueError(f"dealer must be a seat number, got {dealer!r}")
+    check_instance(rules, Rules, "rules", "new_game(rules=)")
+    check_int(dealer, "dealer", "new_game(dealer=)")
     if not 0 <= dealer < num_players:
         raise ValueError(f"dealer must be a seat from 0 to {num_players - 1}, got {dealer}")
     return _at_position(Position.start(num_players, rules=rules, dealer=dealer))
@@ -1031,8 +1039,10 @@ def next_game(state: GameState) -> GameState:
     first of them clockwise from the previous dealer's left.
 
     Raises:
+        TypeError: if ``state`` is not a :class:`GameState`.
         ValueError: if ``state`` is not the end of a game.
     """
+    check_instance(state, GameState, "state", "next_game(state)")
     if not state.is_terminal:
         raise ValueError("next_game() needs a finished game (phase GAME_OVER)")
     n = state.num_players

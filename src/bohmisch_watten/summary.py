@@ -107,6 +107,13 @@ class PublicDeal(NamedTuple):
     tricks: tuple[Trick, ...]
     scores: tuple[int, ...]
 
+    def __setattr__(self, name: str, value: object) -> None:
+        # One exception type for mutating any value of the library (attrs' own).
+        raise attrs.exceptions.FrozenInstanceError
+
+    def __delattr__(self, name: str) -> None:
+        raise attrs.exceptions.FrozenInstanceError
+
 
 class PastDeals:
     """The finished deals of a game, oldest first, as a persistent linked list.

@@ -39,6 +39,7 @@ from .actions import (
     Shuffle,
 )
 from .cards import DECK, Card
+from .checks import check_int, check_rng
 from .display import render_view, turn_text
 from .facts import DealFacts
 from .phases import Phase
@@ -223,6 +224,12 @@ class PlayerView(DealFacts):
             f"{self.phase.name}, {turn}, hand [{hand}]>"
         )
 
+    def _repr_svg_(self) -> str:
+        """The table as this seat sees it, for Jupyter (:func:`~bohmisch_watten.svg.table_svg`)."""
+        from .svg import table_svg  # svg imports this module
+
+        return table_svg(self)
+
     # ------------------------------------------------------------- derived data
 
     def public_history(self) -> tuple[tuple[int | None, Action | None], ...]:
@@ -359,8 +366,10 @@ class PlayerView(DealFacts):
         their hidden cards irrelevant, so a sample costs the same at deal 80 as at deal 2.
 
         Raises:
+            TypeError: if ``rng`` is not a ``random.Random``.
             ValueError: if the view is inconsistent (it was not made by :meth:`GameState.view`).
         """
+        check_rng(rng, "sample_state(rng)")
         phase = self.phase
         if phase is Phase.DEAL or phase is Phase.GAME_OVER:
             return _build_state(position=self.position, past=self._past, phase=phase)
@@ -435,10 +444,12 @@ def make_view(state: GameState, player: int) -> PlayerView:
     """Build ``state.view(player)``; see :class:`PlayerView`.
 
     Raises:
+        TypeError: naming ``player`` if it is not an int.
         ValueError: naming ``player`` if it is not a seat of this game.
     """
     n = state.num_players
-    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+    check_int(player, "player", "view(player)")
+    if not 0 <= player < n:
         raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
     phase = state.phase
     node: _Node | None = state._history

@@ -118,22 +118,17 @@ def choose_exchange(hand: Sequence[Card], legal: Sequence[Action], trump_card: C
     return best
 
 
-def choose_play(
-    legal: Sequence[Card],
-    hand: Sequence[Card],
-    trick: Sequence[tuple[int, Card]],
-    trump: Suit,
-) -> Card:
+def choose_play(legal: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: Suit) -> Card:
     """Rules 4 and 5: the card to lead or to play to ``trick`` (R24–R27).
 
     Args:
-        legal: the cards that may be played now.
-        hand: the whole hand (to judge trump strength when leading).
+        legal: the cards that may be played now; when leading that is the whole hand
+            (R24), which is what rule 4 judges the trump strength on.
         trick: the plays so far, leader first.
         trump: the trump suit.
     """
     if not trick:
-        trumps = sorted((c for c in hand if effective_suit(c, trump) == TRUMP), key=_key(trump))
+        trumps = sorted((c for c in legal if effective_suit(c, trump) == TRUMP), key=_key(trump))
         strong = len(trumps) >= 3 or (len(trumps) >= 2 and trumps[-1].is_critical)
         if strong:
             return trumps[-1]
@@ -166,7 +161,8 @@ def decide(
     Args:
         phase: CUT, EXCHANGE or PLAY.
         legal: the legal actions (not empty).
-        hand: the hand of the seat to act.
+        hand: the hand of the seat to act (only read in the exchange; may be empty
+            elsewhere, so fast callers need not build it).
         trick: the current trick, leader first.
         trump_card: the turned-up trump card (None only during the cut).
     """
@@ -177,4 +173,4 @@ def decide(
     if phase is Phase.EXCHANGE:
         return choose_exchange(hand, legal, trump_card)
     cards = [action.card for action in legal if isinstance(action, PlayCard)]
-    return PlayCard(choose_play(cards, hand, trick, trump_card.suit))
+    return PlayCard(choose_play(cards, trick, trump_card.suit))

@@ -61,7 +61,7 @@ class SearchBot:
     Attributes:
         rollouts: the budget per decision, in rollouts (one candidate action played out
             in one sampled state); the samples are ``ceil(rollouts / candidates)``.  The
-            default takes about 50 ms per decision on the project's 2-core machines.
+            default takes 30–55 ms per decision on the project's 2-core machines.
         time_ms: opt-in wall-clock budget per decision instead of ``rollouts`` (at least
             one sample is always drawn); results then depend on the machine's load.
         max_candidates: in the exchange phase only the best exchanges by the heuristic's
@@ -146,9 +146,13 @@ def _rollout(state: GameState, rng: random.Random, heuristic: bool) -> GameState
     while not state.is_terminal and state.deal_number == deal:
         legal = state.legal_actions()
         action: Action
-        if heuristic:
-            seat: int = state.current_player  # type: ignore[assignment]
-            action = decide(state.phase, legal, state.hands[seat], state.trick, state.trump_card)
+        if len(legal) == 1:
+            action = legal[0]
+        elif heuristic:
+            phase = state.phase
+            # The hand matters only in the exchange (building all hands is costly).
+            hand = state.hands[state.current_player] if phase is Phase.EXCHANGE else ()  # type: ignore[index]
+            action = decide(phase, legal, hand, state.trick, state.trump_card)
         else:
             action = rng.choice(legal)
         state = state.apply(action)

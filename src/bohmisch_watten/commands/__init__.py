@@ -10,6 +10,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Final
 
+from ..web import cli as serve
 from . import arena, demo
 
 __all__ = ["COMMANDS", "DEFAULT_COMMAND"]
@@ -17,6 +18,7 @@ __all__ = ["COMMANDS", "DEFAULT_COMMAND"]
 COMMANDS: Final[dict[str, ModuleType]] = {
     "demo": demo,
     "arena": arena,
+    "serve": serve,
 }
 """Subcommand name → module, in the order ``--help`` lists them."""
 

@@ -161,9 +161,12 @@ def play_and_print(
             print(f"Exchange: seat {seat} folds", file=out)
         elif isinstance(action, Exchange):
             trump = " and takes the trump card" if action.take_trump_card else ""
+            assert seat is not None
+            drawn = set(state.hands[seat]) - set(before.hands[seat])  # an omniscient log
+            drawn -= {state.trump_card}  # R19: a trump card taken is named above
             print(
                 f"Exchange: seat {seat} plays, discards {len(action.discard)}"
-                f" ({_cards(sorted(action.discard))}){trump}",
+                f" ({_cards(sorted(action.discard))}){trump}, draws {_cards(sorted(drawn))}",
                 file=out,
             )
         elif isinstance(action, PlayCard):

@@ -1,0 +1,254 @@
+"""The web table's server: a Starlette app that moves frames between a Table and sockets.
+
+Routes:
+
+* ``GET /`` — sends the visitor to the first free human seat's link (``/play/TOKEN``).
+* ``GET /play/{token}`` — the page for that seat; an unknown token gets 403.
+* ``WS /ws/{token}`` — the seat's live connection: the server sends ``state`` frames
+  (the seat's view and log, see :meth:`Table.frame`), ``hint`` and ``error`` frames; the
+  page sends ``{"type": "action", "action": "play HK"}``, ``{"type": "hint"}`` and,
+  from the host, ``{"type": "new_game"}``.
+* ``GET /record`` — the finished game's record as text; 409 while it is running.
+
+The server holds the only state.  A connection can act only for the seat of its
+token, and only when that seat is to act; a malformed, oversized or refused message
+gets an ``error`` frame and the connection and the game go on.  Bot and chance moves are
+made by one background task per table, paced by ``delay`` seconds so people can follow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import FormatError, IllegalActionError
+from ..phases import Phase
+from .page import render_page
+from .table import Table, TableError
+
+__all__ = ["MAX_MESSAGE_CHARS", "Hub", "create_app"]
+
+MAX_MESSAGE_CHARS: Final = 1024
+"""The longest client message read; anything longer is refused unread."""
+
+_log = logging.getLogger(__name__)
+_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline';"
+        " img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class Hub:
+    """The sockets of one table and the task that makes the automatic moves."""
+
+    def __init__(self, table: Table, delay: float) -> None:
+        self.table = table
+        self.delay = delay
+        self.sockets: dict[int, set[WebSocket]] = {seat: set() for seat in table.human_seats}
+        self.claimed: set[int] = set()
+        self.lock = asyncio.Lock()
+        self.runner: asyncio.Task[None] | None = None
+
+    def free_seat(self) -> int | None:
+        """The first human seat nobody was sent to yet, else the first without a connection."""
+        for seat in self.table.human_seats:
+            if seat not in self.claimed and not self.sockets[seat]:
+                return seat
+        for seat in self.table.human_seats:
+            if not self.sockets[seat]:
+                return seat
+        return None
+
+    async def send(self, socket: WebSocket, message: dict[str, Any]) -> None:
+        """Send one frame; a socket that went away is forgotten, never an error."""
+        try:
+            await socket.send_text(json.dumps(message))
+        except Exception:  # the peer closed: its handler cleans up
+            _log.debug("send to a closed socket")
+
+    async def broadcast(self) -> None:
+        """Send every connection the frame of its own seat."""
+        for seat, sockets in self.sockets.items():
+            frame = self.table.frame(seat)
+            for socket in list(sockets):
+                await self.send(socket, frame)
+
+    def kick(self) -> None:
+        """Start the automatic moves if chance or a bot is to move and none is running."""
+        if self.table.needs_auto and (self.runner is None or self.runner.done()):
+            self.runner = asyncio.create_task(self._run())
+
+    def _pause(self) -> float:
+        """Longer after a finished trick or deal, so the table can be read (seconds)."""
+        state = self.table.state
+        if state.phase is Phase.DEAL or (
+            state.phase is Phase.PLAY and not state.trick and state.tricks
+        ):
+            return self.delay * 2.5
+        return self.delay
+
+    async def _run(self) -> None:
+        while True:
+            async with self.lock:
+                if not self.table.needs_auto:
+                    return
+                pause = self._pause()
+            await asyncio.sleep(pause)
+            async with self.lock:
+                if not self.table.needs_auto:
+                    return
+                try:
+                    await asyncio.to_thread(self.table.step)  # a search bot thinks ~50 ms
+                except Exception:  # a broken bot must not take the server down with it
+                    _log.exception("an automatic move failed; the table waits")
+                    return
+                await self.broadcast()
+
+    async def handle(self, seat: int, socket: WebSocket, text: str | None) -> None:
+        """Answer one client message; every refusal is an ``error`` frame to ``socket``."""
+        error = _check_message(text)
+        if isinstance(error, str):
+            await self.send(socket, {"type": "error", "message": error})
+            return
+        message = error
+        kind = message.get("type")
+        try:
+            async with self.lock:
+                if kind == "action":
+                    self.table.act(seat, message.get("action"))
+                elif kind == "hint":
+                    hint = await asyncio.to_thread(self.table.hint, seat)
+                    await self.send(socket, {"type": "hint", "action": hint})
+                    return
+                elif kind == "new_game":
+                    self.table.new_game(seat)
+                else:
+                    raise TableError(f"unknown message type {str(kind)[:20]!r}")
+                await self.broadcast()
+        except (TableError, FormatError, IllegalActionError) as refusal:
+            await self.send(socket, {"type": "error", "message": str(refusal)})
+            return
+        self.kick()
+
+
+def _check_message(text: str | None) -> dict[str, Any] | str:
+    """The message as a dict, or why it is refused (binary, too long, not a JSON object)."""
+    if text is None:
+        return "send text frames holding a JSON object"
+    if len(text) > MAX_MESSAGE_CHARS:
+        return f"message too long (at most {MAX_MESSAGE_CHARS} characters)"
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return "message is not JSON"
+    if not isinstance(message, dict):
+        return 'a message is a JSON object such as {"type": "hint"}'
+    return message
+
+
+def _foreign_origin(socket: WebSocket) -> str | None:
+    """Why a connection opened by another site's page is refused, None if it is ours.
+
+    Browsers send ``Origin`` with every websocket; a page of another site must not
+    play a seat even if it learnt the link.
+    """
+    origin = socket.headers.get("origin")
+    if origin is None or urlsplit(origin).netloc == socket.headers.get("host"):
+        return None
+    return "connections from other sites are refused"
+
+
+def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
+    """The ASGI app serving ``table``; run it with uvicorn (see ``serve``).
+
+    Args:
+        table: the game to serve.
+        delay: seconds between automatic moves (bots, shuffles), so people can follow.
+    """
+    hub = Hub(table, delay)
+
+    def page_response(token: str) -> Response:
+        if table.seat_of(token) is None:
+            return PlainTextResponse("unknown seat link", status_code=403, headers=_HEADERS)
+        return HTMLResponse(render_page(token), headers=_HEADERS)
+
+    async def index(request: Request) -> Response:
+        seat = hub.free_seat()
+        if seat is None:
+            return PlainTextResponse(
+                "every seat is taken: ask the host for your link", status_code=503
+            )
+        hub.claimed.add(seat)
+        token = table.seats[seat].token
+        return RedirectResponse(f"/play/{token}", status_code=303)
+
+    async def play(request: Request) -> Response:
+        return page_response(request.path_params["token"])
+
+    async def record(request: Request) -> Response:
+        text = table.record_text()
+        if text is None:
+            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+        headers = {**_HEADERS, "Content-Disposition": 'attachment; filename="watten-game.txt"'}
+        return PlainTextResponse(text, headers=headers)
+
+    async def socket_endpoint(socket: WebSocket) -> None:
+        seat = table.seat_of(socket.path_params["token"])
+        await socket.accept()
+        refusal = "unknown seat link" if seat is None else _foreign_origin(socket)
+        if seat is None or refusal:
+            await socket.send_text(json.dumps({"type": "error", "message": refusal}))
+            await socket.close(code=4403)
+            return
+        try:
+            async with hub.lock:  # a bot may be moving in a worker thread
+                hub.sockets[seat].add(socket)
+                await hub.send(socket, table.frame(seat))
+            hub.kick()
+            while True:
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                try:
+                    await hub.handle(seat, socket, message.get("text"))
+                except Exception:  # nothing a client sends may stop the table
+                    _log.exception("error while handling a message")
+                    await hub.send(socket, {"type": "error", "message": "internal error"})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.sockets[seat].discard(socket)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        if hub.runner is not None:
+            hub.runner.cancel()
+
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            Route("/play/{token}", play),
+            Route("/record", record),
+            WebSocketRoute("/ws/{token}", socket_endpoint),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app

@@ -1,0 +1,248 @@
+"use strict";
+const $ = (id) => document.getElementById(id);
+let ws = null, frame = null, selected = new Set(), lastKey = "", takeTrump = false;
+
+function cardEl(code, legal) {
+  const t = document.createElement("template");
+  t.innerHTML = CARDS[code];
+  const el = t.content.firstElementChild;
+  if (legal) {
+    el.setAttribute("data-legal", "true");
+    el.classList.add("legal");
+    el.setAttribute("tabindex", "0");  // reachable by keyboard: Tab, then Enter or Space
+    el.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        el.dispatchEvent(new MouseEvent("click", {bubbles: true}));
+      }
+    });
+  }
+  return el;
+}
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+}
+function button(label, action, onclick, secondary) {
+  const b = el("button", label, secondary ? "secondary" : "");
+  if (action) b.setAttribute("data-action", action);
+  b.addEventListener("click", onclick);
+  return b;
+}
+function send(message) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+}
+function act(text) { send({type: "action", action: text}); }
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.style.display = "block";
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => { box.style.display = "none"; }, 5000);
+}
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(scheme + "://" + location.host + "/ws/" + TOKEN);
+  ws.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") { frame = message; $("hintbox").textContent = ""; render(); }
+    else if (message.type === "error") showError(message.message);
+    else if (message.type === "hint") $("hintbox").textContent = "Hint: " + message.action;
+  };
+  ws.onclose = () => { $("status").textContent = "Connection lost, reconnecting…";
+    setTimeout(connect, 1500); };
+}
+function name(seat) { return frame.players[seat].name; }
+function count(n, word) { return n + " " + word + (n === 1 || n === -1 ? "" : "s"); }
+const SUITS = {E: "Acorns", G: "Leaves", H: "Hearts", S: "Bells"};
+const CRITICAL = {HK: "Maxi", S7: "Belli", E7: "Spitz"};
+
+function render() {
+  const v = frame.view, me = frame.seat;
+  const key = frame.game + "/" + v.deal_number + "/" + v.phase;
+  if (key !== lastKey) { selected.clear(); takeTrump = false; lastKey = key; }
+  document.body.dataset.phase = v.phase;
+  document.body.dataset.deal = v.deal_number;
+  document.body.dataset.turn = frame.your_turn ? "you" : "other";
+  document.body.dataset.gameOver = frame.game_over ? "true" : "false";
+  const trumps = v.trump_card ? " · " + SUITS[v.trump_card[0]] + " are trumps" : "";
+  const turn = frame.game_over ? "Game over" : frame.your_turn ? "Your turn"
+    : v.current_player === null ? "Dealing…" : "Waiting for " + name(v.current_player);
+  $("status").textContent = "Game " + frame.game + " · Deal " + v.deal_number + trumps
+    + " · " + name(v.dealer) + " deal" + (v.dealer === me ? "" : "s") + " · " + turn;
+  $("hint").disabled = !frame.your_turn;
+  $("newgame").style.display = frame.host ? "" : "none";
+  $("record").style.display = frame.game_over ? "" : "none";
+  renderOpponents(v, me); renderMiddle(v); renderPrompt(v, me); renderHand(v);
+  renderScores(v); renderLog(); renderGameOver(v);
+}
+function renderOpponents(v, me) {
+  const box = $("opponents"); box.replaceChildren();
+  for (let i = 1; i < v.num_players; i++) {
+    const s = (me + i) % v.num_players;
+    const d = el("div", null, "seat" + (v.current_player === s ? " turn" : ""));
+    d.dataset.seat = s;
+    const n = el("div", name(s), "name");
+    if (v.dealer === s) n.appendChild(el("span", "dealer", "chip"));
+    if (v.folded[s]) n.appendChild(el("span", "folded", "chip out"));
+    d.appendChild(n);
+    let meta = count(v.scores[s], "point") + " · " + count(v.tricks_won[s], "trick");
+    if (v.exchanged[s] !== null) meta += " · exchanged " + v.exchanged[s];
+    d.appendChild(el("div", meta, "meta"));
+    const backs = el("div", null, "backs");
+    if (!v.folded[s]) for (let k = 0; k < v.hand_sizes[s]; k++) backs.appendChild(cardEl("back"));
+    d.appendChild(backs);
+    box.appendChild(d);
+  }
+}
+function renderMiddle(v) {
+  const trick = $("trick"); trick.replaceChildren();
+  let plays = v.trick, winner = frame.winning, old = false, caption = "";
+  if (!plays.length) {
+    const done = v.tricks.length ? v.tricks : (v.last_deal && v.phase !== "play" ? v.last_deal.tricks : []);
+    if (done.length) {
+      const t = done[done.length - 1];
+      plays = t.plays; winner = t.winner; old = true;
+      caption = name(winner) + (winner === frame.seat ? " took" : " took") + " trick " + done.length;
+    }
+  }
+  for (const p of plays) {
+    const d = el("div", null, "played" + (p.seat === winner ? " winning" : "") + (old ? " old" : ""));
+    d.appendChild(cardEl(p.card));
+    d.appendChild(el("span", name(p.seat) + (p.seat === winner && !old ? " · winning" : ""), "who"));
+    trick.appendChild(d);
+  }
+  if (caption) trick.appendChild(el("div", caption, "caption"));
+  if (!plays.length) trick.appendChild(el("div", v.phase === "exchange" ? "The exchange is on." : ""));
+  const trump = $("trump"); trump.replaceChildren();
+  if (v.trump_card) {
+    trump.appendChild(cardEl(v.trump_card));
+    trump.appendChild(el("div", v.trump_card_taken ? "trump card (taken by the dealer)" : "trump card"));
+    trump.appendChild(el("div", "stock: " + v.stock_size));
+  }
+}
+function cutNotes(v, me) {
+  const notes = [];
+  for (const c of v.cut) {
+    if (c.taken) notes.push(name(c.seat) + " took " + (CRITICAL[c.card] || c.card) + " (" + c.card + ") in the cut.");
+    else if (c.seat === me && c.card && !(frame.offer && c === v.cut[v.cut.length - 1]))
+      notes.push("You saw " + c.card + (c.critical ? " and left it" : ", no Critical,") + " at the bottom of the pack.");
+    else if (c.critical && c.seat !== me) notes.push(name(c.seat) + " left a Critical at the bottom.");
+  }
+  return notes;
+}
+function renderPrompt(v, me) {
+  const box = $("prompt"); box.replaceChildren();
+  for (const note of cutNotes(v, me)) box.appendChild(el("div", note));
+  const row = el("div", null, "buttons");
+  if (frame.offer) {
+    box.appendChild(el("div", "You looked at the cut card: it is " + CRITICAL[frame.offer]
+      + ", a Critical. Take it into your hand?"));
+    row.appendChild(cardEl(frame.offer));
+    row.appendChild(button("Take it", "take", () => act("take")));
+    row.appendChild(button("Leave it", "leave", () => act("leave"), true));
+  } else if (frame.exchange) {
+    const x = frame.exchange, withTrump = takeTrump && x.max_with_trump !== null;
+    const limit = withTrump ? x.max_with_trump : x.max;
+    box.appendChild(el("div", "Your decision: select up to " + limit + " card(s) to exchange"
+      + (withTrump ? " (one of them for the trump card)" : "") + ", or none, then press Exchange."));
+    if (x.max_with_trump !== null) {
+      const label = el("label", " take the trump card " + v.trump_card);
+      const box2 = document.createElement("input");
+      box2.type = "checkbox"; box2.id = "taketrump"; box2.checked = !!withTrump;
+      box2.addEventListener("change", () => { takeTrump = box2.checked; render(); });
+      label.prepend(box2); row.appendChild(label);
+    }
+    row.appendChild(button("Exchange " + selected.size, "exchange", () => {
+      const cards = Array.from(selected).join(" ");
+      act(("exchange " + cards).trim() + (withTrump ? " +trump" : ""));
+    }));
+    if (x.can_fold) row.appendChild(button("Fold", "fold", () => act("fold"), true));
+  } else if (frame.your_turn && v.phase === "play") {
+    box.appendChild(el("div", v.trick.length ? "Your turn: play a highlighted card." : "Your lead: play any card."));
+  } else if (!frame.game_over) {
+    if (v.folded[me]) box.appendChild(el("div", "You folded this deal."));
+    box.appendChild(el("div", v.current_player === null ? "The cards are being dealt…"
+      : "Waiting for " + name(v.current_player) + "…"));
+  }
+  box.appendChild(row);
+}
+function renderHand(v) {
+  const box = $("hand"); box.replaceChildren();
+  const exchanging = !!frame.exchange;
+  const playable = new Set(v.legal_actions.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
+  box.className = playable.size ? "dim" : "";
+  for (const code of v.hand) {
+    const card = cardEl(code, exchanging || playable.has(code));
+    if (selected.has(code)) card.classList.add("selected");
+    card.addEventListener("click", () => {
+      if (exchanging) {
+        if (selected.has(code)) selected.delete(code); else selected.add(code);
+        render();
+      } else if (v.phase === "play") act("play " + code);
+    });
+    box.appendChild(card);
+  }
+  $("handlabel").textContent = v.folded[frame.seat] ? "Your hand (folded, set aside)"
+    : "Your hand · " + count(v.scores[frame.seat], "point") + " · " + count(v.tricks_won[frame.seat], "trick");
+}
+function renderScores(v) {
+  const table = $("scores"); table.replaceChildren();
+  const head = el("tr"); head.appendChild(el("th", "Deal"));
+  for (const p of frame.players) head.appendChild(el("th", p.seat === frame.seat ? "You" : "Seat " + p.seat));
+  table.appendChild(head);
+  let before = frame.players.map(() => v.rules.start_score);
+  (v.past_deals || []).forEach((d, i) => {
+    const row = el("tr"); row.appendChild(el("td", String(i + 1)));
+    d.scores.forEach((score, s) => {
+      const change = score - before[s];
+      row.appendChild(el("td", score + " (" + (change > 0 ? "+" : "") + change + ")"));
+    });
+    before = d.scores;
+    table.appendChild(row);
+  });
+  const summary = $("summary"); summary.replaceChildren();
+  const last = v.last_deal;
+  if (last) {
+    summary.appendChild(el("div", "Deal " + last.deal_number + ": trump " + last.trump_card
+      + (last.doubled ? " (Hearts: doubled)" : "")));
+    const t = el("table");
+    const h = el("tr"); for (const c of ["", "tricks", "points", "score"]) h.appendChild(el("th", c));
+    t.appendChild(h);
+    frame.players.forEach((p, s) => {
+      const row = el("tr");
+      row.appendChild(el("td", name(s)));
+      row.appendChild(el("td", last.folded[s] ? "folded" : String(last.tricks_won[s])));
+      row.appendChild(el("td", (last.points[s] > 0 ? "+" : "") + last.points[s]));
+      row.appendChild(el("td", String(last.scores[s])));
+      t.appendChild(row);
+    });
+    summary.appendChild(t);
+  } else summary.appendChild(el("div", "No deal finished yet."));
+}
+function renderLog() {
+  $("text").textContent = frame.text;
+  const log = $("log"); log.replaceChildren();
+  for (const line of frame.log) log.appendChild(el("li", line));
+  log.scrollTop = log.scrollHeight;
+}
+function renderGameOver(v) {
+  const box = $("gameover");
+  box.style.display = frame.game_over ? "flex" : "none";
+  if (!frame.game_over) return;
+  const names = (seats) => seats.map(name).join(", ");
+  const won = v.winners.includes(frame.seat);
+  $("gameover-title").textContent = won ? "You won!" : "Game over";
+  $("gameover-text").textContent = "Winners: " + names(v.winners) + ". Losers: "
+    + names(v.losers) + ". Final scores: "
+    + v.scores.map((score, seat) => name(seat) + " " + score).join(" · ") + ".";
+  $("again").style.display = frame.host ? "" : "none";
+}
+$("hint").addEventListener("click", () => send({type: "hint"}));
+$("newgame").addEventListener("click", () => {
+  if (frame && (frame.game_over || confirm("Abandon this game and start a new one?"))) send({type: "new_game"});
+});
+$("again").addEventListener("click", () => send({type: "new_game"}));
+connect();

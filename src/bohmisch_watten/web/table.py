@@ -1,0 +1,314 @@
+"""One game at a web table: seats, links, bots and the log, with no web code in it.
+
+The :class:`Table` holds the only :class:`~bohmisch_watten.GameState`; everything it
+hands out for a seat (:meth:`Table.frame`) is built from that seat's
+:class:`~bohmisch_watten.views.PlayerView` and that seat's log, so a bug in a page can
+never show a card the seat may not know (R13, R23).  The asynchronous server in
+:mod:`bohmisch_watten.web.app` only moves frames between a :class:`Table` and sockets.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections import deque
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
+
+from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
+from ..cards import Card
+from ..events import describe, to_dicts
+from ..notation import parse_action
+from ..phases import Phase
+from ..rules import Rules
+from ..state import GameState, new_game, next_game
+from ..tricks import winning_play
+from ..views import PlayerView
+from . import players
+from .narrate import narrate
+
+__all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "Seat", "Table", "TableError"]
+
+LOG_LINES: Final = 40
+"""How many log lines each seat keeps (older lines drop off)."""
+MAX_ACTION_CHARS: Final = 80
+"""The longest action text accepted; the longest legal one is far shorter."""
+
+
+class TableError(ValueError):
+    """A request the table refuses that is not a move against the rules (wrong turn,
+    not the host, …); its message is shown to the player as it is."""
+
+
+@attrs.frozen
+class Seat:
+    """Who sits on a seat: a person (with a secret link token) or a bot of a kind."""
+
+    number: int
+    kind: str
+    token: str | None = attrs.field(default=None, repr=False)
+
+    @property
+    def is_human(self) -> bool:
+        """True for a person's seat."""
+        return self.kind == "human"
+
+    @property
+    def name(self) -> str:
+        """The name shown to the other seats."""
+        return f"Seat {self.number}" + ("" if self.is_human else f" ({self.kind} bot)")
+
+
+def _bot_list(bots: Sequence[str] | None, count: int) -> list[str]:
+    if bots is None:
+        return (["search"] + ["heuristic"] * count)[:count]
+    kinds = list(bots)
+    if len(kinds) != count:
+        raise ValueError(
+            f"bots: need {count} bot name(s) for the seats without a human, got {len(kinds)}"
+        )
+    for kind in kinds:
+        try:
+            players.check(kind)
+        except ValueError as error:
+            raise ValueError(f"bots: {error}") from None
+    return kinds
+
+
+class Table:
+    """A game where humans (seats ``0 … humans-1``) sit with bots.
+
+    Args:
+        players: 2, 3 or 4 (R1).
+        humans: how many of the seats are people, at least one.
+        bots: the bot kind of each other seat, in seat order; by default one search
+            bot and heuristic bots.
+        seed: seeds the shuffles and the bots, so a table can be replayed.
+        rules: the variants to play.
+        dealer: the first dealer's seat (R3).
+
+    Raises:
+        ValueError: for a player count, human count or bot list that does not fit.
+        TypeError: naming the argument, for an argument of the wrong type.
+    """
+
+    def __init__(
+        self,
+        *,
+        players: int = 4,
+        humans: int = 1,
+        bots: Sequence[str] | None = None,
+        seed: int | None = None,
+        rules: Rules | None = None,
+        dealer: int = 0,
+    ) -> None:
+        for name, value in (("players", players), ("humans", humans)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        if players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, got {players}")
+        if not 1 <= humans <= players:
+            raise ValueError(f"humans must be from 1 to {players}, got {humans}")
+        if isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise TypeError(f"dealer must be an int, got {type(dealer).__name__}")
+        if not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1}, got {dealer}")
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        kinds = _bot_list(bots, players - humans)
+        self.rules = rules or Rules()
+        self.rng = random.Random(seed)
+        self.seats: tuple[Seat, ...] = tuple(
+            Seat(s, "human", secrets.token_urlsafe(16))
+            if s < humans
+            else Seat(s, kinds[s - humans])
+            for s in range(players)
+        )
+        self.game_number = 1
+        self.dealer = dealer
+        self.state: GameState = new_game(players, rules=self.rules, dealer=dealer)
+        self.logs: tuple[deque[str], ...] = tuple(deque(maxlen=LOG_LINES) for _ in range(players))
+        self._hint: tuple[GameState, str] | None = None
+        self.events: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+        """Per seat, the events of the last move as that seat saw them (JSON data)."""
+
+    # ------------------------------------------------------------------ seats
+
+    @property
+    def host(self) -> int:
+        """The first human seat: it may start a new game."""
+        return 0
+
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        """The seats of the people at the table."""
+        return tuple(seat.number for seat in self.seats if seat.is_human)
+
+    def seat_of(self, token: object) -> int | None:
+        """The human seat whose link carries ``token``, None for anything else."""
+        if not isinstance(token, str):
+            return None
+        for seat in self.seats:
+            if seat.token is not None and secrets.compare_digest(seat.token, token):
+                return seat.number
+        return None
+
+    def names_for(self, observer: int) -> list[str]:
+        """The seats' names as ``observer`` reads them: itself is "You"."""
+        return ["You" if s.number == observer else s.name for s in self.seats]
+
+    # ------------------------------------------------------------------ moves
+
+    @property
+    def needs_auto(self) -> bool:
+        """True while chance or a bot is to move (the server paces these moves)."""
+        state = self.state
+        if state.is_terminal:
+            return False
+        seat = state.current_player
+        return seat is None or not self.seats[seat].is_human
+
+    def _apply(self, seat: int | None, action: Action) -> None:
+        before = self.state
+        self.state = after = before.apply(action, seat=seat)  # refuses another seat's turn
+        for observer in range(len(self.seats)):
+            names = self.names_for(observer)
+            self.logs[observer].extend(narrate(before, seat, action, after, observer, names))
+            self.events[observer] = to_dicts(describe(before, action, after, observer))
+
+    def step(self) -> None:
+        """Make the next automatic move: the shuffle (R11) or a bot's decision.
+
+        Raises:
+            TableError: if a person is to move or the game is over.
+        """
+        if not self.needs_auto:
+            raise TableError("no automatic move: a person is to act or the game is over")
+        seat = self.state.current_player
+        if seat is None:
+            self._apply(None, self.state.sample_chance(self.rng))
+        else:
+            view = self.state.view(seat)
+            self._apply(seat, players.choose(self.seats[seat].kind, view, self.rng))
+
+    def _check_turn(self, seat: int) -> None:
+        if self.state.is_terminal:
+            raise TableError("the game is over")
+        turn = self.state.current_player
+        if turn != seat:
+            who = "the dealer's shuffle" if turn is None else self.names_for(seat)[turn]
+            raise TableError(f"not your turn: waiting for {who}")
+
+    def act(self, seat: int, text: object) -> None:
+        """Apply the action written ``text`` (action notation, e.g. ``play HK``) for ``seat``.
+
+        Raises:
+            TableError: if ``seat`` is not to act or the text is not a string of sensible size.
+            FormatError: if the text is not action notation.
+            IllegalActionError: if the rules forbid it; the message names the rule.
+        """
+        if not isinstance(text, str) or not 0 < len(text) <= MAX_ACTION_CHARS:
+            raise TableError(
+                f"an action is a short text like 'play HK', at most {MAX_ACTION_CHARS} characters"
+            )
+        self._check_turn(seat)
+        self._apply(seat, parse_action(text))  # apply() raises IllegalActionError (R-ID)
+
+    def hint(self, seat: int) -> str:
+        """A suggested move for ``seat``, as action notation.
+
+        Raises:
+            TableError: if ``seat`` is not to act.
+        """
+        self._check_turn(seat)
+        cached = self._hint
+        if cached is not None and cached[0] is self.state:
+            return cached[1]  # asking again costs nothing
+        suggestion = players.hint(self.state.view(seat))
+        assert suggestion is not None  # the seat is to act, so it has a legal action
+        self._hint = (self.state, str(suggestion))
+        return self._hint[1]
+
+    def new_game(self, seat: int) -> None:
+        """Start a new game; only the host may (R5: a finished game's winner deals first).
+
+        Raises:
+            TableError: if ``seat`` is not the host.
+        """
+        if seat != self.host:
+            raise TableError("only the host (the first player's link) can start a new game")
+        if self.state.is_terminal:
+            self.state = next_game(self.state)
+        else:
+            self.state = new_game(len(self.seats), rules=self.rules, dealer=self.dealer)
+        self.game_number += 1
+        self.events = [[] for _ in self.seats]
+        for log in self.logs:
+            log.append(f"Game {self.game_number} begins.")
+
+    def record_text(self) -> str | None:
+        """The finished game's record in the library's text format; None before the end."""
+        return self.state.record().to_text() if self.state.is_terminal else None
+
+    # ----------------------------------------------------------------- frames
+
+    def frame(self, seat: int) -> dict[str, Any]:
+        """Everything the page of ``seat`` shows, as JSON data, built from its view only."""
+        view = self.state.view(seat)
+        return {
+            "type": "state",
+            "seat": seat,
+            "host": seat == self.host,
+            "game": self.game_number,
+            "players": [
+                {"seat": s.number, "name": name, "kind": s.kind}
+                for s, name in zip(self.seats, self.names_for(seat), strict=True)
+            ],
+            "view": view.to_dict(),
+            "your_turn": view.current_player == seat,
+            "winning": winning_seat(view),
+            "offer": offered_card(view),
+            "exchange": exchange_options(view),
+            "text": str(view),  # the same view as plain text, for screen readers and logs
+            "log": list(self.logs[seat]),
+            "events": self.events[seat],
+            "game_over": view.phase is Phase.GAME_OVER,
+        }
+
+
+def winning_seat(view: PlayerView) -> int | None:
+    """Who is winning the trick on the table so far (R27), None with no trick."""
+    trick = view.trick
+    if not trick or view.trump_suit is None:
+        return None
+    return winning_play(trick, view.trump_suit)[0]
+
+
+def offered_card(view: PlayerView) -> str | None:
+    """The Critical offered to this seat in the cut ritual now, if any (R12, R13)."""
+    legal = view.legal_actions()
+    if TakeCritical() not in legal and LeaveCritical() not in legal:
+        return None
+    card: Card | None = view.cut_cards[-1][1]
+    return None if card is None else str(card)
+
+
+def exchange_options(view: PlayerView) -> dict[str, Any] | None:
+    """What this seat may do in the exchange now (R18–R21), None if it is not deciding.
+
+    ``max`` is the most cards it may give to the stock; ``max_with_trump`` the most it may
+    give when taking the trump card (dealer only, R19), None without that option.
+    """
+    legal = view.legal_actions()
+    exchanges = [a for a in legal if isinstance(a, Exchange)]
+    if not exchanges:
+        return None
+    plain = [len(a.discard) for a in exchanges if not a.take_trump_card]
+    trump = [len(a.discard) for a in exchanges if a.take_trump_card]
+    return {
+        "max": max(plain),
+        "max_with_trump": max(trump) if trump else None,
+        "can_fold": Fold() in legal,
+    }
