@@ -1,8 +1,9 @@
 """OpenSpiel's own IS-MCTS bot against random play, a few deals of Böhmisch Watten.
 
-Needs the ``[openspiel]`` extra.  Usage::
-
-    python examples/openspiel_ismcts.py [DEALS] [SIMULATIONS] [SEED]
+Needs the ``[openspiel]`` extra.  Run it after ``make demo`` (which creates ``.venv``)
+and ``.venv/bin/pip install -e '.[openspiel]'`` (``make test`` installs it too):
+``make example NAME=openspiel_ismcts ARGS="4 40 1"`` or
+``.venv/bin/python examples/openspiel_ismcts.py [deals] [simulations] [seed]``.
 
 Seat 0 is OpenSpiel's ``ISMCTSBot`` (information-set Monte Carlo tree search; it
 samples the hidden cards with the game's ``resample_from_infostate``, which uses the

@@ -1,8 +1,9 @@
 """A masked random policy through PettingZoo's AEC loop, one whole game.
 
-Needs the ``[pettingzoo]`` extra.  Usage::
-
-    python examples/pettingzoo_random.py [PLAYERS] [SEED]
+Needs the ``[pettingzoo]`` extra.  Run it after ``make demo`` (which creates ``.venv``)
+and ``.venv/bin/pip install -e '.[pettingzoo]'`` (``make test`` installs it too):
+``make example NAME=pettingzoo_random ARGS="4 7"`` or
+``.venv/bin/python examples/pettingzoo_random.py [players] [seed]``.
 
 Every agent picks a uniformly random id among those its ``action_mask`` allows, so no
 action is ever illegal.  Rewards are minus each deal's score change, plus +1 / −1 at the
