@@ -74,8 +74,9 @@ def public_names() -> frozenset[str]:
 def private_names(annotation: str, namespace: Mapping[str, Any] | None = None) -> list[str]:
     """The names in annotation text (no parameter names) that a reader cannot look up.
 
-    ``namespace`` is the globals of the module the annotation was written in: a name
-    imported there from another library (``Starlette``) is that library's public type.
+    ``namespace`` is the globals of the module the annotation was written in: a class
+    imported there from another library (``Starlette``), or a name reached through
+    another library's module (``np.ndarray``), is that library's public type.
 
     >>> private_names("DealInfo, tuple[NoSuchAlias, ...], _TrickData")
     ['NoSuchAlias', '_TrickData']
@@ -83,13 +84,19 @@ def private_names(annotation: str, namespace: Mapping[str, Any] | None = None) -
     []
     """
     found = []
-    allowed = public_names() | _foreign_names(namespace or {})
+    namespace = namespace or {}
+    allowed = public_names() | _foreign_names(namespace)
+    modules = {*STANDARD_MODULES, PACKAGE} | {
+        name
+        for name, value in namespace.items()
+        if inspect.ismodule(value) and not value.__name__.startswith(PACKAGE)
+    }
     for name in _NAME.findall(_QUOTED.sub("''", annotation)):
         parts = name.split(".")
         if any(part.startswith("_") for part in parts):
             found.append(name)
         elif len(parts) > 1:
-            if parts[0] not in (*STANDARD_MODULES, PACKAGE) and parts[-1] not in allowed:
+            if parts[0] not in modules and parts[-1] not in allowed:
                 found.append(name)
         elif name not in allowed:
             found.append(name)
