@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .cards import DECK, Card, Suit
+from .checks import check_bool
 from .tables import BEATS, EFFECTIVE, FOLLOW_MASK, STRENGTH, TRUMP, TRUMP_MASK, bits
 
 __all__ = [
@@ -222,8 +223,7 @@ def legal_cards(
     """
     if isinstance(hand, (str, bytes)) or not isinstance(hand, Iterable):
         raise TypeError(f"hand must be an iterable of Card objects, got {hand!r:.30}")
-    if not isinstance(must_head, bool):
-        raise TypeError(f"must_head must be True or False, got {must_head!r:.20}")
+    check_bool(must_head, "must_head", "legal_cards(must_head=)")
     mask = 0
     for card in hand:
         mask |= 1 << _card_index(card, "each card of hand")
