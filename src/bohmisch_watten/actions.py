@@ -16,9 +16,7 @@ import attrs
 
 from .cards import DECK, Card
 from .checks import check_bool
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .rules import Rules
 
 __all__ = [
     "Action",
@@ -77,7 +75,6 @@ class Shuffle:
             ('E9 EA G8 HK S10', 'S9')
         """
         from .dealing import deal_pack  # dealing builds on this module
-        from .rules import Rules
 
         pack = deal_pack(
             hands, trump_card, dealer=dealer, stock=stock, cut_card=cut_card, taken=taken,
