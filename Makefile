@@ -16,13 +16,14 @@ $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-# The extras whose code the tests exercise: the arena's --plot and its Ray backend.
+# The extras whose code the tests exercise: the arena's --plot and its Ray backend,
+# and the OpenSpiel, PettingZoo and Gymnasium adapters.
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium]'
 	touch $@ $(VENV)/.run-installed
 
 $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(BIN)/python -m pip install --quiet -e '.[docs,openspiel,pettingzoo,gymnasium]'
 	touch $@ $(VENV)/.run-installed
 
 demo: $(VENV)/.run-installed

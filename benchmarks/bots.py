@@ -1,9 +1,9 @@
 """Strength and speed of the bots (a script, not a timed test).
 
-Plays the issue's pairings in the duplicate arena and prints each table (win rates
-with 95 % Wilson intervals and the p-value against the fair share), then measures the
-search: decisions per second at the default budget and ``sample_state`` calls per
-second, as medians of repeated runs.
+Plays two pairings (heuristic against random, search against heuristic) in the
+duplicate arena and prints each table (win rates with 95 % Wilson intervals and the
+p-value against the fair share), then measures the search: decisions per second at
+the default budget and ``sample_state`` calls per second, as medians of repeated runs.
 
     python benchmarks/bots.py --jobs 2                      # the full measurement
     python benchmarks/bots.py --heuristic-games 200 --search-games 20   # a quick look

@@ -41,7 +41,7 @@ def test_parse_rejects_non_cards(text: str) -> None:
 
 
 def test_parse_rejects_non_strings() -> None:
-    with pytest.raises(ValueError, match="must be a string"):
+    with pytest.raises(TypeError, match=r"Card\.parse\(text\): text must be a str, got int"):
         Card.parse(7)  # type: ignore[arg-type]
 
 

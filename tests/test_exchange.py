@@ -241,6 +241,6 @@ def test_exchange_rejects_bad_arguments() -> None:
         Exchange(frozenset({"SA"}))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="set of Card"):
         Exchange("SA")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="True or False"):
+    with pytest.raises(TypeError, match="take_trump_card must be a bool, got int"):
         Exchange(frozenset(), take_trump_card=1)  # type: ignore[arg-type]
     assert str(ex("S9 G8", trump=True)) == "exchange G8 S9 +trump"

@@ -41,7 +41,7 @@ def long_game() -> GameState:
 
 def test_the_text_record_of_5000_deals_loads_back(long_game: GameState) -> None:
     text = long_game.record().to_text()
-    assert len(text) > 4_000_000  # the form the issue saw fail near deal 1,000
+    assert len(text) > 4_000_000  # past the old 1,000,000 limit near deal 1,000
     assert replay(load_record(text)) == long_game
 
 
@@ -49,7 +49,7 @@ def test_the_json_documents_of_5000_deals_load_back(long_game: GameState) -> Non
     record = long_game.record()
     assert GameRecord.from_json(record.to_json()) == record
     state_document = long_game.to_json()
-    assert len(state_document) > 1_000_000  # the form the issue saw fail near deal 2,600
+    assert len(state_document) > 1_000_000  # past the old limit near deal 2,600
     assert GameState.from_json(state_document) == long_game
 
 

@@ -35,19 +35,36 @@ def test_str_lists_what_differs_from_the_defaults() -> None:
     ("kwargs", "name"),
     [
         ({"schleck": "sometimes"}, "schleck"),
-        ({"overshoot": 3}, "overshoot"),
+        ({"overshoot": "never"}, "overshoot"),
         ({"dealer_stock_limit": 4}, "dealer_stock_limit"),
-        ({"dealer_stock_limit": True}, "dealer_stock_limit"),
-        ({"must_head": "false"}, "must_head"),
-        ({"plus_fifty": 1}, "plus_fifty"),
-        ({"hearts_double": None}, "hearts_double"),
         ({"start_score": 0}, "start_score"),
-        ({"start_score": 20.5}, "start_score"),
-        ({"min_fold_score": "5"}, "min_fold_score"),
+        ({"min_fold_score": 1001}, "min_fold_score"),
     ],
 )
 def test_bad_values_name_the_field(kwargs: dict[str, object], name: str) -> None:
     with pytest.raises(ValueError, match=f"Rules.{name}"):
+        Rules(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "expected"),
+    [
+        ({"overshoot": 3}, "overshoot must be a str or Overshoot, got int"),
+        ({"schleck": None}, "schleck must be a str or Schleck, got NoneType"),
+        ({"dealer_stock_limit": True}, "dealer_stock_limit must be an int, got bool"),
+        ({"dealer_stock_limit": 2.0}, "dealer_stock_limit must be an int, got float"),
+        ({"must_head": "false"}, "must_head must be a bool, got str"),
+        ({"plus_fifty": 1}, "plus_fifty must be a bool, got int"),
+        ({"hearts_double": None}, "hearts_double must be a bool, got NoneType"),
+        ({"start_score": 20.5}, "start_score must be an int, got float"),
+        ({"min_fold_score": "5"}, "min_fold_score must be an int, got str"),
+    ],
+)
+def test_wrong_types_are_type_errors_naming_the_field(
+    kwargs: dict[str, object], expected: str
+) -> None:
+    (name,) = kwargs
+    with pytest.raises(TypeError, match=rf"^Rules\({name}=\): {expected}$"):
         Rules(**kwargs)  # type: ignore[arg-type]
 
 

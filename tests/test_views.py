@@ -1,4 +1,4 @@
-"""Player views: information hiding, legal actions, keys and consistent samples (issue 4).
+"""Player views: information hiding, legal actions, keys and consistent samples (R13, R23).
 
 Random games come from seeds; every property is checked at many states of each game and
 for every seat, so the ``thorough`` profile covers many thousands of views.

@@ -3,7 +3,8 @@
 * ``phase-diagram`` — an inline SVG of the phase machine, drawn at build time from
   :data:`bohmisch_watten.phases.MACHINE` itself (states, triggers, guards), plus its
   Mermaid ``stateDiagram-v2`` source.  No network, no external renderer: the SVG is
-  laid out here and uses ``currentColor`` so it follows the light and dark themes.
+  laid out by ``phase_svg`` (beside this file) and uses ``currentColor`` so it follows
+  the light and dark themes.
 * ``phase-transitions`` — the machine's transitions as a table, with each guard's
   docstring, read from the same machine.
 * ``api-names`` — every name of ``bohmisch_watten.__all__`` with a link to the place
@@ -14,18 +15,24 @@
   documented somewhere, or the build warns (and ``-W`` turns that into a failure).
 * Short cross-references (``:class:`GameState``` in any module's docstring) resolve to
   the one documented object with that name.
+* Checks of what the reference shows, warnings under ``-W``: no signature names a type
+  a reader cannot look up (``CutEntry``, ``_TrickData``; the rule is
+  ``api_surface.private_names``), no function or property is documented twice (a
+  mixin's properties again on each subclass), and no page lists what Python defines
+  (``count`` and ``index`` of a tuple), which autodoc skips in the first place; no
+  signature or value shows an object's ``repr`` (``<function …>``, ``<module …>``).
 """
 
 from __future__ import annotations
 
-import html
 import importlib
-import pkgutil
+import inspect
 import re
-from collections.abc import Iterator
 from typing import Any
 
+from api_surface import FACTORY_MADE, PACKAGE, private_names, public_modules, signature_text
 from docutils import nodes
+from phase_svg import machine_edges, render_mermaid, render_svg
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
@@ -34,167 +41,6 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 logger = logging.getLogger(__name__)
-
-PACKAGE = "bohmisch_watten"
-
-
-# --------------------------------------------------------------- the phase machine
-
-
-def machine_edges() -> tuple[list[str], list[dict[str, Any]], str]:
-    """Read the compiled ``transitions`` machine: phase names, edges, initial phase.
-
-    Each edge is ``{"source", "dest", "trigger", "guard", "auto"}``; ``guard`` is
-    ``""``, ``"name"`` or ``"not name"``.  The phases come in the machine's own order.
-    """
-    from bohmisch_watten.phases import AUTO_TRIGGERS, MACHINE
-
-    auto = set(AUTO_TRIGGERS.values())
-    phases = list(MACHINE.states)
-    edges = []
-    for trigger, event in MACHINE.events.items():
-        for source, transitions in event.transitions.items():
-            for transition in transitions:
-                guards = [
-                    (str(c.func) if c.target else f"not {c.func}") for c in transition.conditions
-                ]
-                edges.append(
-                    {
-                        "source": source,
-                        "dest": str(transition.dest),
-                        "trigger": trigger,
-                        "guard": " and ".join(guards),
-                        "auto": trigger in auto,
-                    }
-                )
-    return phases, edges, str(MACHINE.initial)
-
-
-def _main_line(phases: list[str], edges: list[dict[str, Any]], initial: str) -> list[str]:
-    """Phases in breadth-first order from the initial one, the rest after them."""
-    order = [initial]
-    for name in order:
-        for edge in edges:
-            if edge["source"] == name and edge["dest"] not in order:
-                order.append(edge["dest"])
-    return order + [p for p in phases if p not in order]
-
-
-def _label(edge: dict[str, Any]) -> str:
-    text = edge["trigger"]
-    if edge["guard"]:
-        text += f" [{edge['guard']}]"
-    if edge["auto"]:
-        text += " (auto)"
-    return text
-
-
-def render_svg() -> str:
-    """The phase machine as an inline SVG: phases top to bottom, loops right, returns left."""
-    phases, edges, initial = machine_edges()
-    order = _main_line(phases, edges, initial)
-    row = {name: i for i, name in enumerate(order)}
-    sources = {e["source"] for e in edges}
-    only_auto = {p for p in sources if all(e["auto"] for e in edges if e["source"] == p)}
-
-    backs = sum(
-        1 for e in edges if e["source"] != e["dest"] and row[e["dest"]] != row[e["source"]] + 1
-    )
-    box_w, box_h, top, step = 150, 40, 60, 96
-    cx = 110 + 24 * backs + box_w // 2
-    left, right = cx - box_w // 2, cx + box_w // 2
-    longest = max(len(_label(e)) for e in edges)
-    width = right + 60 + int(longest * 8.2)
-
-    def y(name: str) -> int:
-        return top + row[name] * step
-
-    height = top + (len(order) - 1) * step + box_h + 30
-    out = [
-        f'<svg class="phase-diagram" xmlns="http://www.w3.org/2000/svg" role="img" '
-        f'viewBox="0 0 {width} {height}" style="max-width: {width}px; width: 100%; height: auto" '
-        'font-family="sans-serif" font-size="14">',
-        "<title>The phase machine of bohmisch_watten, generated from phases.MACHINE</title>",
-        '<defs><marker id="pd-arrow" viewBox="0 0 10 10" refX="10" refY="5" '
-        'markerWidth="8" markerHeight="8" orient="auto-start-reverse">'
-        '<path d="M0,0 L10,5 L0,10 z" fill="currentColor"/></marker></defs>',
-        '<g fill="none" stroke="currentColor" stroke-width="1.5">',
-    ]
-    text: list[str] = []
-
-    def line(d: str, auto: bool) -> None:
-        dash = ' stroke-dasharray="6 4"' if auto else ""
-        out.append(f'<path d="{d}"{dash} marker-end="url(#pd-arrow)"/>')
-
-    def label(x: float, y_: float, s: str, anchor: str = "start") -> None:
-        text.append(
-            f'<text x="{x:.0f}" y="{y_:.0f}" text-anchor="{anchor}" fill="currentColor" '
-            f'stroke="none">{html.escape(s)}</text>'
-        )
-
-    # Start marker into the initial phase.
-    out.append(f'<circle cx="{cx}" cy="{top - 40}" r="6" fill="currentColor"/>')
-    line(f"M{cx},{top - 34} L{cx},{top}", False)
-    label(cx + 12, top - 30, "new_game()")
-
-    loops: dict[str, list[dict[str, Any]]] = {}
-    back = 0
-    for edge in edges:
-        src, dst = edge["source"], edge["dest"]
-        if src == dst:
-            loops.setdefault(src, []).append(edge)
-        elif row[dst] == row[src] + 1:
-            y0, y1 = y(src) + box_h, y(dst)
-            line(f"M{cx},{y0} L{cx},{y1}", edge["auto"])
-            label(cx + 10, (y0 + y1) / 2 + 5, _label(edge))
-        else:  # a jump back (or over phases): around the left side
-            back += 1
-            x = left - 30 - 24 * back
-            y0, y1 = y(src) + box_h / 2 + 6, y(dst) + box_h / 2 - 6
-            line(f"M{left},{y0} L{x},{y0} L{x},{y1} L{left},{y1}", edge["auto"])
-            mid = (y0 + y1) / 2
-            text.append(
-                f'<text x="{x - 8}" y="{mid:.0f}" text-anchor="middle" fill="currentColor" '
-                f'stroke="none" transform="rotate(-90 {x - 8} {mid:.0f})">'
-                f"{html.escape(_label(edge))}</text>"
-            )
-    for src, group in loops.items():
-        y0 = y(src)
-        line(
-            f"M{right},{y0 + 10} C{right + 45},{y0 - 10} {right + 45},{y0 + box_h + 10} "
-            f"{right},{y0 + box_h - 10}",
-            all(e["auto"] for e in group),
-        )
-        for i, edge in enumerate(group):
-            label(right + 44, y0 + box_h / 2 + 5 + 17 * (i - (len(group) - 1) / 2), _label(edge))
-    for name in order:
-        y0 = y(name)
-        dash = ' stroke-dasharray="6 4"' if name in only_auto else ""
-        out.append(f'<rect x="{left}" y="{y0}" width="{box_w}" height="{box_h}" rx="8"{dash}/>')
-        if name not in sources:  # a final phase: double border
-            out.append(
-                f'<rect x="{left + 4}" y="{y0 + 4}" width="{box_w - 8}" '
-                f'height="{box_h - 8}" rx="6"/>'
-            )
-        text.append(
-            f'<text x="{cx}" y="{y0 + box_h / 2 + 5:.0f}" text-anchor="middle" '
-            f'fill="currentColor" stroke="none" font-weight="bold">{html.escape(name)}</text>'
-        )
-    out.append("</g>")
-    out.extend(text)
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def render_mermaid() -> str:
-    """The phase machine as Mermaid ``stateDiagram-v2`` source."""
-    phases, edges, initial = machine_edges()
-    lines = ["stateDiagram-v2", f"    [*] --> {initial}"]
-    for edge in edges:
-        lines.append(f"    {edge['source']} --> {edge['dest']}: {_label(edge)}")
-    sources = {e["source"] for e in edges}
-    lines.extend(f"    {p} --> [*]" for p in phases if p not in sources)
-    return "\n".join(lines)
 
 
 class PhaseDiagram(SphinxDirective):
@@ -273,15 +119,6 @@ def _table(header: list[str], rows: list[list[Any]], widths: list[int]) -> nodes
 
 
 # ----------------------------------------------------------------- the public API
-
-
-def public_modules() -> Iterator[Any]:
-    """The package and every public submodule (name without a leading underscore)."""
-    package = importlib.import_module(PACKAGE)
-    yield package
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.name.startswith("_"):
-            yield importlib.import_module(f"{PACKAGE}.{info.name}")
 
 
 def defining_module(name: str) -> str:
@@ -425,18 +262,162 @@ def skip_namedtuple_aliases(
     app: Sphinx, what: str, name: str, obj: object, skip: bool, options: Any
 ) -> bool | None:
     """Hide ``NamedTuple`` fields (their docstring is "Alias for field number N");
-    the class docstring documents them."""
+    the class docstring documents them.  Hide members a class inherits from outside the
+    package too (``count`` and ``index`` of ``tuple`` or ``Sequence``): they are Python's,
+    documented by Python."""
     doc = getattr(obj, "__doc__", None) or ""
     if what == "class" and doc.startswith("Alias for field number"):
+        return True
+    owner = foreign_module(obj)
+    if owner is not None:
         return True
     return None
 
 
-FACTORY_MADE = {
-    f"{PACKAGE}.state.GameState": "made by new_game() and apply()",
-    f"{PACKAGE}.views.PlayerView": "made by GameState.view()",
-}
-"""Classes whose attrs constructor is internal: their signature would list private fields."""
+def foreign_module(obj: object) -> str | None:
+    """The module outside the package that defines a function, method or property.
+
+    ``None`` when ``obj`` is defined in the package, or is a value (a constant, an enum
+    member) rather than code.
+    """
+    if isinstance(obj, property):
+        obj = obj.fget
+    if isinstance(obj, (classmethod, staticmethod)):
+        obj = obj.__func__
+    objclass = getattr(obj, "__objclass__", None)  # methods of builtin types
+    if objclass is not None:
+        module = getattr(objclass, "__module__", None)
+    elif inspect.isfunction(obj) or inspect.isbuiltin(obj):
+        module = getattr(obj, "__module__", None)
+    else:
+        return None
+    if isinstance(module, str) and module.split(".")[0] != PACKAGE:
+        return module
+    return None
+
+
+def check_signature_names(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: object,
+    options: Any,
+    signature: str | None,
+    return_annotation: str | None,
+) -> None:
+    """Warn when a documented signature names a type a reader cannot look up.
+
+    The rule (:func:`api_surface.private_names`) is the one the test suite applies to
+    every public signature; this applies it to what autodoc actually renders.
+    """
+    if what == "class" and name in FACTORY_MADE:
+        return
+    target = obj.fget if isinstance(obj, property) else obj
+    if not callable(target):
+        return
+    module = inspect.getmodule(target)
+    hidden = private_names(signature_text(target), vars(module) if module else None)
+    if hidden:
+        logger.warning(
+            "the documented signature of %s names %s, which the API reference does not "
+            "document: spell the type out or make the name public",
+            name,
+            ", ".join(sorted(set(hidden))),
+            type="watten",
+            subtype="private-name",
+        )
+
+
+_OBJECT_REPR = re.compile(r"<(?:function|module|bound method|class) |<locals>|object at 0x")
+
+
+def check_rendered_reprs(app: Sphinx, doctree: nodes.document) -> None:
+    """Warn when a documented signature or value shows an object's ``repr``.
+
+    ``<function compile_decider.<locals>.<lambda>>`` or ``<module … from '/home/…'>``
+    tells a reader nothing and leaks private names and build paths: a default should
+    be a value (``None``), and a table of functions is documented without its value
+    (``:meta hide-value:`` in its docstring).
+    """
+    for signature in doctree.findall(addnodes.desc_signature):
+        text = signature.astext()
+        if _OBJECT_REPR.search(text):
+            logger.warning(
+                "a documented signature or value shows an object repr: %s",
+                text[:120],
+                location=(app.env.docname, signature.line),
+                type="watten",
+                subtype="object-repr",
+            )
+
+
+def _resolve(fullname: str) -> tuple[object, object] | None:
+    """The documented object of a py-domain name and its parent (class or module)."""
+    parts = fullname.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            parent: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for part in parts[cut:-1]:
+                parent = getattr(parent, part)
+            if inspect.isclass(parent):
+                return inspect.getattr_static(parent, parts[-1]), parent
+            return getattr(parent, parts[-1]), parent
+        except AttributeError:
+            return None
+    return None
+
+
+CODE_OBJTYPES = frozenset(
+    {"class", "exception", "function", "method", "classmethod", "staticmethod", "property"}
+)
+"""Py-domain entries that document code (one object each), not values."""
+
+
+def check_documented_once(app: Sphinx, env: BuildEnvironment) -> None:
+    """Warn when one function or property is documented under two names, or when a
+    page documents a member that Python (not the package) defines.
+
+    A mixin's properties belong on the mixin's entry; a class that inherits them links
+    to it through its "Bases:" line.  Repeating them (``:inherited-members:``) makes two
+    entries for one object, and short references to them ambiguous.
+    """
+    objects = env.get_domain("py").objects  # type: ignore[attr-defined]
+    seen: dict[int, str] = {}
+    for fullname, entry in sorted(objects.items()):
+        if entry.objtype not in CODE_OBJTYPES or entry.aliased:
+            continue
+        resolved = _resolve(fullname)
+        if resolved is None:
+            continue
+        obj = resolved[0]
+        module = foreign_module(obj)
+        if module is not None:
+            logger.warning(
+                "%s is documented, but %s defines it (a member inherited from Python)",
+                fullname,
+                module,
+                location=entry.docname,
+                type="watten",
+                subtype="foreign-member",
+            )
+            continue
+        key = getattr(obj, "__func__", None) or obj
+        if isinstance(key, property):
+            key = key.fget
+        first = seen.setdefault(id(key), fullname)
+        if first != fullname:
+            logger.warning(
+                "%s is documented twice, as %s and as %s",
+                fullname.rsplit(".", 1)[-1],
+                first,
+                fullname,
+                location=entry.docname,
+                type="watten",
+                subtype="documented-twice",
+            )
 
 
 def hide_internal_constructors(
@@ -476,6 +457,9 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("api-names", ApiNames)
     app.add_role("rule", rule_role)
     app.connect("doctree-read", register_html_anchors)
+    app.connect("doctree-read", check_rendered_reprs)
     app.connect("env-check-consistency", check_api_documented)
+    app.connect("env-check-consistency", check_documented_once)
+    app.connect("autodoc-process-signature", check_signature_names)
     app.connect("missing-reference", resolve_short_names)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

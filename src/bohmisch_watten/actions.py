@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import attrs
 
 from .cards import DECK, Card
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .checks import check_bool
+from .rules import Rules
 
 __all__ = [
     "Action",
@@ -76,7 +75,6 @@ class Shuffle:
             ('E9 EA G8 HK S10', 'S9')
         """
         from .dealing import deal_pack  # dealing builds on this module
-        from .rules import Rules
 
         pack = deal_pack(
             hands, trump_card, dealer=dealer, stock=stock, cut_card=cut_card, taken=taken,
@@ -127,8 +125,7 @@ def _to_card_set(discard: Iterable[Card]) -> frozenset[Card]:
 
 
 def _check_bool(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if not isinstance(value, bool):
-        raise TypeError(f"Exchange.take_trump_card must be True or False, got {value!r:.20}")
+    check_bool(value, attribute.name, f"Exchange({attribute.name}=)")
 
 
 @attrs.frozen(slots=True)

@@ -14,6 +14,8 @@ from typing import Final
 
 from attrs.exceptions import FrozenInstanceError
 
+from .checks import check_instance
+
 __all__ = [
     "BELLI",
     "CRITICALS",
@@ -135,10 +137,10 @@ class Card:
         """Parse card notation such as ``"HK"`` or ``"g10"`` (case-insensitive).
 
         Raises:
+            TypeError: if ``text`` is not a string.
             ValueError: if ``text`` is not the code of one of the 32 cards.
         """
-        if not isinstance(text, str):
-            raise ValueError(f"card notation must be a string, got {type(text).__name__}")
+        check_instance(text, str, "text", "Card.parse(text)")
         code = text.strip().upper()
         suit = _LETTER_TO_SUIT.get(code[:1])
         rank = _SYMBOL_TO_RANK.get(code[1:])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["check_instance", "check_int", "check_rng"]
+__all__ = ["check_bool", "check_instance", "check_int", "check_rng"]
 
 
 def check_instance(value: object, expected: type, argument: str, call: str) -> None:
@@ -42,6 +42,16 @@ def check_int(value: object, argument: str, call: str) -> None:
     """
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{call}: {argument} must be an int, got {type(value).__name__}")
+
+
+def check_bool(value: object, argument: str, call: str) -> None:
+    """Raise ``TypeError`` unless ``value`` is ``True`` or ``False`` (``1`` and ``"no"`` are not).
+
+    Raises:
+        TypeError: ``Rules(must_head=): must_head must be a bool, got str``.
+    """
+    if not isinstance(value, bool):
+        raise TypeError(f"{call}: {argument} must be a bool, got {type(value).__name__}")
 
 
 def check_rng(rng: object, call: str) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from .cards import DECK, Card
 from .rules import Rules, Schleck
+from .seats import right_of, seat_order
 
 __all__ = ["deal_pack"]
 
@@ -38,7 +39,7 @@ def _cards(value: object, name: str) -> list[Card]:
 
 def _looker(step: int, dealer: int, num_players: int, schleck: Schleck) -> int:
     """Who looks at the bottom card in step ``step`` (0, 1, 2) of the ritual (R12, R14)."""
-    cutter = (dealer - 1) % num_players
+    cutter = right_of(dealer, num_players)
     return cutter if schleck is Schleck.CUTTER_ONLY or step % 2 == 0 else dealer
 
 
@@ -160,7 +161,7 @@ def deal_pack(
             raise ValueError("R12: no card that is not a Critical is left for the cut card")
         cut = plain[-1]
         rest.remove(cut)
-    order = [(dealer + 1 + i) % n for i in range(n)]
+    order = seat_order(dealer, n)
     dealt = {seat: [c for c in given[seat] if c not in takes] for seat in order}
     pack = [c for seat in order for c in dealt[seat][: 3 - per_seat[seat]]]
     pack.append(trump)

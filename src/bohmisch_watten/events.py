@@ -39,6 +39,7 @@ import attrs
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .cards import Card
 from .phases import Phase
+from .seats import seat_order
 from .state import GameState
 
 __all__ = [
@@ -286,7 +287,7 @@ def describe(
         turned = after.trump_card
         if turned is not None and before.trump_card is None:  # R15: the cards are dealt
             n = after.num_players
-            for seat in ((after.dealer + 1 + i) % n for i in range(n)):
+            for seat in seat_order(after.dealer, n):
                 events.append(HandDealt(seat, after.hands[seat] if sees(seat) else None))
             events.append(TrumpCardTurned(turned))
     elif isinstance(action, Fold):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import DECK, Card, Suit
 from .summary import Trick
+from .tricks import PlayedTrick, Plays
 
 __all__ = ["DealFacts"]
 
@@ -29,8 +30,8 @@ class DealFacts:
 
     __slots__ = ()
 
-    _trick: tuple[tuple[int, int], ...]
-    _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    _trick: Plays
+    _tricks: tuple[PlayedTrick, ...]
     _tricks_won: tuple[int, ...]
 
     if TYPE_CHECKING:  # fields of the subclass, or read-only properties of the state

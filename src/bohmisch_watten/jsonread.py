@@ -19,6 +19,7 @@ from .cards import DECK, Card, Suit
 from .errors import FormatError
 from .notation import parse_card
 from .summary import DealSummary, PastDeals, Trick
+from .tricks import PlayedTrick, Plays
 
 __all__ = ["json_depth", "summary_to_dict"]
 
@@ -170,7 +171,7 @@ class _DealReader:
             out |= 1 << index
         return out
 
-    def plays(self, value: JSON, where: str) -> tuple[tuple[int, int], ...]:
+    def plays(self, value: JSON, where: str) -> Plays:
         items = _array(value, where)
         if len(items) > self.n:
             raise FormatError(f"{where}: more plays than players")
@@ -185,9 +186,7 @@ class _DealReader:
             )
         return tuple(out)
 
-    def tricks(
-        self, value: JSON, where: str
-    ) -> tuple[tuple[tuple[tuple[int, int], ...], int], ...]:
+    def tricks(self, value: JSON, where: str) -> tuple[PlayedTrick, ...]:
         items = _array(value, where)
         if len(items) > 5:  # R24: five tricks
             raise FormatError(f"{where}: more than five tricks")

@@ -34,6 +34,9 @@ __all__ = [
     "MACHINE",
     "TABLE",
     "TRANSITIONS",
+    "Decider",
+    "Guard",
+    "Option",
     "Phase",
     "compile_decider",
     "resolve",
@@ -62,6 +65,7 @@ class Phase(enum.Enum):
 
 
 Guard = Callable[["GameState", Any], bool]
+"""``guard(state, action)``: whether a guarded transition is taken (see :data:`GUARDS`)."""
 
 
 def ritual_over(state: GameState, action: object) -> bool:
@@ -98,6 +102,8 @@ GUARDS: Final[Mapping[str, Guard]] = {
 
 Keeping the names in the declaration (not the functions) is what lets the machine stay
 plain data, and lets the agreement test substitute guards with chosen outcomes.
+
+:meta hide-value:
 """
 
 _D, _C, _E, _P, _S, _G = (
@@ -162,7 +168,10 @@ def _compile(machine: Machine) -> dict[tuple[Phase, str], tuple[Option, ...]]:
 
 
 TABLE: Final = _compile(MACHINE)
-"""The compiled machine: ``TABLE[(phase, trigger)]`` lists the guarded destinations."""
+"""The compiled machine: ``TABLE[(phase, trigger)]`` lists the guarded destinations.
+
+:meta hide-value:
+"""
 
 
 def resolve(options: tuple[Option, ...], evaluate: Callable[[str, Guard], bool]) -> Phase | None:
@@ -188,33 +197,37 @@ def _real_guard(name: str, guard: Guard) -> Guard:
 
 
 def compile_decider(
-    options: tuple[Option, ...], guard_of: Callable[[str, Guard], Guard] = _real_guard
+    options: tuple[Option, ...], guard_of: Callable[[str, Guard], Guard] | None = None
 ) -> Decider:
     """Specialise :func:`resolve` for one ``(phase, trigger)`` of the table.
 
     The common shapes of :data:`TRANSITIONS` — one unguarded destination, one guarded
     destination, or a guard and its ``unless`` twin — become a single expression, so the
     hot path calls at most one guard.  ``guard_of`` lets the agreement test substitute
-    guards with chosen outcomes; ``apply()`` uses the real ones.
+    guards with chosen outcomes; ``apply()`` uses the real ones (``guard_of=None``).
     """
+    of = guard_of or _real_guard
     if len(options) == 1:
         dest, conditions, unless = options[0]
         if not conditions and not unless:
             return lambda state, action: dest
         if len(conditions) == 1 and not unless:
-            guard = guard_of(*conditions[0])
+            guard = of(*conditions[0])
             return lambda state, action: dest if guard(state, action) else None
     if len(options) == 2:
         (yes, cond_a, unless_a), (no, cond_b, unless_b) = options
         if len(cond_a) == 1 and not unless_a and not cond_b and unless_b == cond_a:
-            guard = guard_of(*cond_a[0])
+            guard = of(*cond_a[0])
             return lambda state, action: yes if guard(state, action) else no
     return lambda state, action: resolve(  # pragma: no cover - no such shape today
-        options, lambda name, g: guard_of(name, g)(state, action)
+        options, lambda name, g: of(name, g)(state, action)
     )
 
 
 DECIDERS: Final[dict[tuple[Phase, str], Decider]] = {
     key: compile_decider(options) for key, options in TABLE.items()
 }
-"""``DECIDERS[(phase, trigger)]``: the compiled table as one function per entry."""
+"""``DECIDERS[(phase, trigger)]``: the compiled table as one function per entry.
+
+:meta hide-value:
+"""

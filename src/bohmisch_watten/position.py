@@ -30,13 +30,14 @@ or the fields that differ from the defaults as ``name:value`` separated by ``;``
 
 from __future__ import annotations
 
-import enum
 from typing import Any, Final
 
 import attrs
 
 from .errors import FormatError
 from .rules import Rules
+from .rules import _format as rule_value_text
+from .seats import right_of
 
 __all__ = ["MAX_POSITION_CHARS", "Position"]
 
@@ -124,10 +125,10 @@ class Position:
         if any(folded):
             if self.deal_number == 1:
                 raise ValueError("Position.folded: nobody folds before the first deal (R21.1)")
-            if folded[(self.dealer - 1) % n]:
+            if folded[right_of(self.dealer, n)]:
                 raise ValueError(
                     "Position.folded: the previous dealer "
-                    f"(seat {(self.dealer - 1) % n}) must have played (R21.5)"
+                    f"(seat {right_of(self.dealer, n)}) must have played (R21.5)"
                 )
             if n - sum(folded) < 2:
                 raise ValueError("Position.folded: at least two players play every deal (R21.6)")
@@ -230,17 +231,9 @@ def _fold(value: str) -> bool:
     return value == "1"
 
 
-def _value_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    return str(value)
-
-
 def _rules_text(rules: Rules) -> str:
     parts = [
-        f"{field.name}:{_value_text(getattr(rules, field.name))}"
+        f"{field.name}:{rule_value_text(getattr(rules, field.name))}"
         for field in attrs.fields(Rules)
         if getattr(rules, field.name) != getattr(_DEFAULT_RULES, field.name)
     ]

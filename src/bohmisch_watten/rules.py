@@ -7,6 +7,8 @@ from typing import Any, TypeVar
 
 import attrs
 
+from .checks import check_bool, check_int
+
 __all__ = ["Overshoot", "Rules", "Schleck"]
 
 
@@ -36,6 +38,11 @@ _E = TypeVar("_E", bound=enum.Enum)
 def _convert_enum(enum_type: type[_E], name: str, value: object) -> _E:
     if isinstance(value, enum_type):
         return value
+    if not isinstance(value, str):
+        raise TypeError(
+            f"Rules({name}=): {name} must be a str or {enum_type.__name__},"
+            f" got {type(value).__name__}"
+        )
     try:
         return enum_type(value)
     except ValueError:
@@ -52,13 +59,13 @@ def _to_overshoot(value: object) -> Overshoot:
 
 
 def _check_bool(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if not isinstance(value, bool):
-        raise ValueError(f"Rules.{attribute.name} must be True or False, got {value!r}")
+    check_bool(value, attribute.name, f"Rules({attribute.name}=)")
 
 
 def _check_int_in(low: int, high: int) -> Any:
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        check_int(value, attribute.name, f"Rules({attribute.name}=)")
+        if not (isinstance(value, int) and low <= value <= high):  # int: checked above
             raise ValueError(
                 f"Rules.{attribute.name} must be an integer from {low} to {high}, got {value!r}"
             )
@@ -67,7 +74,8 @@ def _check_int_in(low: int, high: int) -> Any:
 
 
 def _check_stock_limit(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if isinstance(value, bool) or value not in (2, 3):
+    check_int(value, attribute.name, f"Rules({attribute.name}=)")
+    if value not in (2, 3):
         raise ValueError(f"Rules.dealer_stock_limit must be 2 or 3, got {value!r}")
 
 
@@ -76,8 +84,9 @@ class Rules:
     """The rule variants of a game (RULES.md §8); the defaults are the default rules.
 
     Enum-valued fields also accept their string value, so ``Rules(schleck="none")``
-    equals ``Rules(schleck=Schleck.NONE)``.  Every field is validated: a bad value raises
-    :class:`ValueError` naming the field.
+    equals ``Rules(schleck=Schleck.NONE)``.  Every field is validated: a value of the
+    wrong type raises :class:`TypeError`, a bad value of the right type
+    :class:`ValueError`, both naming the field.
 
     Attributes:
         schleck: the cutting ritual (R12, R14).
@@ -94,10 +103,14 @@ class Rules:
         >>> rules = Rules(schleck="none", must_head=False)
         >>> rules.schleck is Schleck.NONE, str(rules)
         (True, 'schleck=none,must_head=false')
+        >>> Rules(min_fold_score=5000)
+        Traceback (most recent call last):
+          ...
+        ValueError: Rules.min_fold_score must be an integer from -1000 to 1000, got 5000
         >>> Rules(min_fold_score="5")
         Traceback (most recent call last):
           ...
-        ValueError: Rules.min_fold_score must be an integer from -1000 to 1000, got '5'
+        TypeError: Rules(min_fold_score=): min_fold_score must be an int, got str
     """
 
     schleck: Schleck = attrs.field(default=Schleck.ALTERNATE, converter=_to_schleck)
@@ -121,6 +134,7 @@ class Rules:
 
 
 def _format(value: object) -> str:
+    """A field's value as rules notation writes it: ``true``, ``none``, ``3``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, enum.Enum):

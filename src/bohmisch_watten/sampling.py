@@ -38,10 +38,12 @@ from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
+from .seats import seat_order
 from .tables import CRITICAL_MASK, FULL_DECK, bits
+from .tricks import PlayedTrick, Plays
 from .tricks import _legal_play_mask as legal_play_mask
 
-__all__ = ["DealInfo", "Plan", "World", "forbidden_mask"]
+__all__ = ["CutEntry", "DealInfo", "Plan", "World", "forbidden_mask"]
 
 CutEntry = tuple[int, int, bool, bool]
 """A look in the cut ritual as an observer knows it: ``(seat, card or -1, taken, critical)``.
@@ -50,8 +52,6 @@ CutEntry = tuple[int, int, bool, bool]
 because a Critical must be declined by a visible :class:`LeaveCritical` (README
 decision) while any other card ends the ritual by itself (R12, R13).
 """
-
-Plays = tuple[tuple[int, int], ...]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -107,7 +107,7 @@ class DealInfo(NamedTuple):
     took_trump: bool
     folded: tuple[bool, ...]
     exchanged: tuple[int, ...]
-    tricks: tuple[tuple[Plays, int], ...]
+    tricks: tuple[PlayedTrick, ...]
     trick: Plays
     stock_size: int
     observer: int
@@ -140,7 +140,7 @@ class Plan:
         """Count, once per view, every way the hidden cards can be placed (see the class)."""
         self.info = info
         n, dealer, obs = info.num_players, info.dealer, info.observer
-        self.order = [(dealer + 1 + i) % n for i in range(n)]  # R2, R15, R18
+        self.order = seat_order(dealer, n)  # R2, R15, R18
         taken_by = [0] * n
         self.takes: list[int] = []
         for seat, card, taken, _ in info.cut:
@@ -319,8 +319,14 @@ class Plan:
         self._count[key] = total
         return total
 
-    def table(self, g: int, rest: tuple[int, ...]) -> tuple[list[_Choice], list[int]]:
-        """Every way group ``g`` can take its cards, with cumulative exact weights."""
+    def table(
+        self, g: int, rest: tuple[int, ...]
+    ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]]:
+        """Every way group ``g`` can take its cards, with cumulative exact weights.
+
+        A way is ``(taken, left)``: how many cards of each type the group takes, and how
+        many of each type are left for the groups after it.
+        """
         key = (g, rest)
         found = self._tables.get(key)
         if found is not None:

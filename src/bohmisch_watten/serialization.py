@@ -89,15 +89,17 @@ from .phases import Phase
 from .position import Position
 from .records import GameRecord, replay
 from .rules import Rules
-from .sampling import CutEntry, Plays
+from .sampling import CutEntry
 from .state import GameState
 from .summary import DealSummary
 from .tables import bits
+from .tricks import PlayedTrick
 from .views import PlayerView, past_problem
 
 __all__ = [
     "FORMAT_VERSION",
     "MAX_JSON_DEPTH",
+    "Serializable",
     "action_from_json",
     "card_from_json",
     "from_json",
@@ -437,7 +439,7 @@ def _codes(mask: int) -> list[JSON]:
     return [str(DECK[i]) for i in bits(mask)]
 
 
-def _tricks_dict(tricks: tuple[tuple[Plays, int], ...]) -> list[dict[str, JSON]]:
+def _tricks_dict(tricks: tuple[PlayedTrick, ...]) -> list[dict[str, JSON]]:
     return [
         {"plays": [{"seat": s, "card": str(DECK[c])} for s, c in plays], "winner": winner}
         for plays, winner in tricks

@@ -41,8 +41,10 @@ from .phases import AUTO_TRIGGERS, DECIDERS, Decider, Phase
 from .position import Position
 from .rules import Rules, Schleck
 from .scoring import deal_points, game_result, game_returns, post_scores
+from .seats import left_of, right_of, seat_order
 from .summary import DealSummary, PastDeals
 from .tables import CRITICAL_MASK, FULL_DECK, bits
+from .tricks import PlayedTrick, Plays
 from .tricks import _best_play as best_play
 from .tricks import _explain_illegal_play as explain_illegal_play
 from .tricks import _legal_play_mask as legal_play_mask
@@ -167,8 +169,8 @@ class GameState(DealFacts):
     current_player: int | None
     # What changes with every card: separate fields, so that playing one copies little.
     _hands: tuple[int, ...]
-    _trick: tuple[tuple[int, int], ...]
-    _tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...]
+    _trick: Plays
+    _tricks: tuple[PlayedTrick, ...]
     _tricks_won: tuple[int, ...]
     # What changes a few times a deal, and what changes once a deal: one field each.
     _deal: _Deal
@@ -269,12 +271,12 @@ class GameState(DealFacts):
     @property
     def forehand(self) -> int:
         """The seat left of the dealer: first to receive, decide and lead (R2)."""
-        return (self.dealer + 1) % self.num_players
+        return left_of(self.dealer, self.num_players)
 
     @property
     def cutter(self) -> int:
         """The seat right of the dealer, who cuts (R2)."""
-        return (self.dealer - 1) % self.num_players
+        return right_of(self.dealer, self.num_players)
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -379,7 +381,7 @@ class GameState(DealFacts):
         if self.phase is Phase.GAME_OVER:
             n = self.num_players
             return Position(
-                n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
+                n, self.rules, left_of(self.dealer, n), self.deal_number + 1, self.scores,
                 self._previous_folds(),
             )  # fmt: skip
         start = self._start
@@ -458,7 +460,8 @@ class GameState(DealFacts):
         """
         phase = self.phase
         if phase is Phase.PLAY:
-            seat: int = self.current_player  # type: ignore[assignment]
+            seat = self.current_player
+            assert seat is not None  # only the shuffle is chance (R11)
             trick = self._trick
             mask = self._hands[seat]
             if trick:  # R24: the leader may lead any card
@@ -478,7 +481,8 @@ class GameState(DealFacts):
         return ()
 
     def _exchange_actions(self) -> tuple[Action, ...]:
-        seat: int = self.current_player  # type: ignore[assignment]
+        seat = self.current_player
+        assert seat is not None  # only the shuffle is chance (R11)
         stock = len(self._deal.pack)
         game = self._game
         if seat == game.dealer:  # R19: the dealer plays and may take the trump card
@@ -515,7 +519,7 @@ class GameState(DealFacts):
         if seat == game.dealer:
             return "R21.5: the dealer must play"
         n = game.num_players
-        if seat == (game.dealer - 1) % n and all(
+        if seat == right_of(game.dealer, n) and all(
             self._deal.folded[s] for s in range(n) if s not in (seat, game.dealer)
         ):
             return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
@@ -536,7 +540,8 @@ class GameState(DealFacts):
         if self.phase is Phase.DEAL:
             return isinstance(action, Shuffle) and _pack_problem(action.pack) is None
         if isinstance(action, PlayCard) and self.phase is Phase.PLAY:
-            actor: int = self.current_player  # type: ignore[assignment]
+            actor = self.current_player
+            assert actor is not None  # only the shuffle is chance (R11)
             mask = legal_play_mask(
                 self._hands[actor], self._trick, self._trump >> 3, self.rules.must_head
             )
@@ -572,7 +577,7 @@ class GameState(DealFacts):
         """
         return game_returns(self.num_players, self.winners, self.losers)
 
-    # ------------------------------------------------- views (issue 4) go here
+    # ----------------------------------------------------------------- views
 
     def view(self, player: int) -> PlayerView:
         """What seat ``player`` may know now: a :class:`PlayerView` (R13, R23).
@@ -591,7 +596,7 @@ class GameState(DealFacts):
 
         return state_svg(self)
 
-    # ------------------------------------------ serialization (issue 5) goes here
+    # ------------------------------------------------- records and serialization
 
     def record(self) -> GameRecord:
         """The game so far as a :class:`~bohmisch_watten.records.GameRecord`.
@@ -733,7 +738,7 @@ def _pack_problem(pack: tuple[object, ...]) -> str | None:
         return f"R11: a shuffle must hold all 32 cards once, got {len(pack)} cards"
     mask = 0
     for card in pack:
-        mask |= 1 << card.index  # type: ignore[attr-defined]
+        mask |= 1 << _INDEX_OF_ID[id(card)]
     if mask != FULL_DECK:
         missing = ", ".join(str(DECK[i]) for i in bits(FULL_DECK & ~mask))
         return f"R11: a shuffle must hold all 32 cards once; missing {missing}"
@@ -752,7 +757,7 @@ def _first_look(
     step = len(cut)
     if schleck is Schleck.NONE or step >= 3 or (cut and not cut[-1][2]):
         return cut, None
-    cutter = (state.dealer - 1) % state.num_players
+    cutter = right_of(state.dealer, state.num_players)
     seat = cutter if schleck is Schleck.CUTTER_ONLY or step % 2 == 0 else state.dealer
     card = pack[-1]
     cut = (*cut, (seat, card, False))
@@ -779,7 +784,8 @@ def _take_or_leave(
 ) -> GameState:
     dest = decide(state, action)
     assert dest is not None
-    seat: int = state.current_player  # type: ignore[assignment]
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
     deal = state._deal
     pack, hands, cut = deal.pack, state._hands, deal.cut
     if isinstance(action, TakeCritical):  # R12: into the hand, shown to everybody (R13)
@@ -801,7 +807,7 @@ def _deal(state: GameState, dest: Phase) -> GameState:
     """R15: packets of 3 − k and 2 clockwise from forehand, the trump card between."""
     n, dealer, deal = state.num_players, state.dealer, state._deal
     pack = deal.pack
-    order = [(dealer + 1 + i) % n for i in range(n)]
+    order = seat_order(dealer, n)
     hands = list(state._hands)
     pos = 0
     for seat in order:
@@ -824,9 +830,9 @@ def _deal(state: GameState, dest: Phase) -> GameState:
 
 def _next_active(folded: tuple[bool, ...], seat: int) -> int:
     n = len(folded)
-    seat = (seat + 1) % n
+    seat = left_of(seat, n)
     while folded[seat]:
-        seat = (seat + 1) % n
+        seat = left_of(seat, n)
     return seat
 
 
@@ -836,11 +842,12 @@ def _fold(state: GameState, action: Fold, decide: Decider) -> GameState:
         raise IllegalActionError(reason)
     dest = decide(state, action)
     assert dest is not None
-    seat: int = state.current_player  # type: ignore[assignment]
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
     deal = state._deal
     folded = tuple(f or s == seat for s, f in enumerate(deal.folded))
     return _make(
-        dest, (seat + 1) % state.num_players, state._hands, (), (), state._tricks_won,
+        dest, left_of(seat, state.num_players), state._hands, (), (), state._tricks_won,
         _Deal(deal.pack, deal.trump, False, folded, deal.exchanged, deal.discards, deal.cut),
         state._game,
         (state._history, seat, action),
@@ -870,7 +877,8 @@ def _exchange_problem(state: GameState, seat: int, action: Exchange) -> str:
 
 
 def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
-    seat: int = state.current_player  # type: ignore[assignment]
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
     mask = action._mask
     take = action.take_trump_card
     hand = state._hands[seat]
@@ -897,7 +905,7 @@ def _exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
     nxt = (
         _next_active(deal.folded, game.dealer)
         if dest is Phase.PLAY
-        else (seat + 1) % game.num_players
+        else left_of(seat, game.num_players)
     )
     return _make(
         dest, nxt, _replace(state._hands, seat, hand), (), (), state._tricks_won,
@@ -917,7 +925,8 @@ def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
 
 
 def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
-    seat: int = state.current_player  # type: ignore[assignment]
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
     card = action.card.index
     hands = state._hands
     hand = hands[seat]
@@ -945,7 +954,7 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         trick = ()
         nxt: int | None = None if dest is Phase.SCORE else winner
     else:
-        nxt = (seat + 1) % len(folded)
+        nxt = (seat + 1) % len(folded)  # left_of(seat, n), inline: once per card played
         if folded[nxt]:
             nxt = _next_active(folded, nxt)
     return _make(
@@ -979,7 +988,7 @@ def _score(state: GameState, dest: Phase) -> GameState:
         ),  # R13: a card looked at and not taken stays that seat's secret
     )
     if dest is not Phase.GAME_OVER:
-        dealer, deal_number = (dealer + 1) % n, deal_number + 1  # R4
+        dealer, deal_number = left_of(dealer, n), deal_number + 1  # R4
     return _make(
         dest, None, (0,) * n, (), (), (0,) * n, _fresh_deal(n),
         _Game(n, rules, dealer, deal_number, scores, start, past.append(summary)),
@@ -1007,8 +1016,8 @@ def _make(
     phase: Phase,
     current_player: int | None,
     hands: tuple[int, ...],
-    trick: tuple[tuple[int, int], ...],
-    tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...],
+    trick: Plays,
+    tricks: tuple[PlayedTrick, ...],
     tricks_won: tuple[int, ...],
     deal: _Deal,
     game: _Game,
@@ -1116,8 +1125,8 @@ def _build_state(
     exchanged: tuple[int, ...] | None = None,
     discards: tuple[int, ...] | None = None,
     cut: tuple[tuple[int, int, bool], ...] = (),
-    trick: tuple[tuple[int, int], ...] = (),
-    tricks: tuple[tuple[tuple[tuple[int, int], ...], int], ...] = (),
+    trick: Plays = (),
+    tricks: tuple[PlayedTrick, ...] = (),
     tricks_won: tuple[int, ...] | None = None,
     history: _Node | None = None,
 ) -> GameState:
@@ -1132,7 +1141,7 @@ def _build_state(
     n = position.num_players
     dealer, deal_number = position.dealer, position.deal_number
     if phase is Phase.GAME_OVER:
-        dealer, deal_number = (dealer - 1) % n, deal_number - 1
+        dealer, deal_number = right_of(dealer, n), deal_number - 1
     return GameState(
         phase, current_player, (0,) * n if hands is None else hands, trick, tricks,
         (0,) * n if tricks_won is None else tricks_won,
@@ -1172,6 +1181,6 @@ def next_game(state: GameState) -> GameState:
         raise ValueError("next_game() needs a finished game (phase GAME_OVER)")
     n = state.num_players
     low = min(state.scores[w] for w in state.winners)
-    order = [(state.dealer + 1 + i) % n for i in range(n)]
+    order = seat_order(state.dealer, n)
     dealer = next(s for s in order if s in state.winners and state.scores[s] == low)
     return new_game(n, rules=state.rules, dealer=dealer)

@@ -24,12 +24,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .cards import DECK, Card, Suit
+from .checks import check_bool
 from .tables import BEATS, EFFECTIVE, FOLLOW_MASK, STRENGTH, TRUMP, TRUMP_MASK, bits
 
-__all__ = ["beats", "is_trump", "legal_cards", "winning_play"]
+__all__ = [
+    "CardPlay",
+    "Play",
+    "PlayedTrick",
+    "Plays",
+    "beats",
+    "is_trump",
+    "legal_cards",
+    "winning_play",
+]
 
 Play = tuple[int, int]
 """One card played to a trick: ``(seat, card index)``."""
+
+Plays = tuple[Play, ...]
+"""The cards played to one trick so far, in order (the engine's and the sampler's form)."""
+
+PlayedTrick = tuple[Plays, int]
+"""A finished trick: its plays and the seat that won it (R27)."""
 
 
 def _best_play(trick: Sequence[Play], trump: int) -> Play:
@@ -200,8 +216,7 @@ def legal_cards(
     """
     if isinstance(hand, (str, bytes)) or not isinstance(hand, Iterable):
         raise TypeError(f"hand must be an iterable of Card objects, got {hand!r:.30}")
-    if not isinstance(must_head, bool):
-        raise TypeError(f"must_head must be True or False, got {must_head!r:.20}")
+    check_bool(must_head, "must_head", "legal_cards(must_head=)")
     mask = 0
     for card in hand:
         mask |= 1 << _card_index(card, "each card of hand")

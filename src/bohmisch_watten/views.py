@@ -45,16 +45,15 @@ from .facts import DealFacts
 from .phases import Phase
 from .position import Position
 from .rules import Rules
-from .sampling import CutEntry, DealInfo, Plan, Plays
+from .sampling import CutEntry, DealInfo, Plan
 from .scoring import game_returns
-from .state import GameState, _build_state
+from .seats import left_of, seat_order
+from .state import GameState, _build_state, _Node
 from .summary import DealSummary, PastDeals, PublicDeal
 from .tables import CRITICAL_MASK, bits
+from .tricks import PlayedTrick, Plays
 
 __all__ = ["PlayerView", "PublicDeal"]
-
-_Node = tuple[Any, int | None, Action]
-_TrickData = tuple[Plays, int]
 
 
 def _codes(mask: int) -> list[str]:
@@ -109,7 +108,7 @@ class PlayerView(DealFacts):
     _exchanged: tuple[int, ...]
     _stock_size: int
     _trick: Plays
-    _tricks: tuple[_TrickData, ...]
+    _tricks: tuple[PlayedTrick, ...]
     _tricks_won: tuple[int, ...]
     _past: PastDeals
     winners: tuple[int, ...]
@@ -186,7 +185,7 @@ class PlayerView(DealFacts):
             n = self.num_players
             if self.phase is Phase.GAME_OVER:
                 position = Position(
-                    n, self.rules, (self.dealer + 1) % n, self.deal_number + 1, self.scores,
+                    n, self.rules, left_of(self.dealer, n), self.deal_number + 1, self.scores,
                     self._previous_folds,
                 )  # fmt: skip
             else:
@@ -252,7 +251,7 @@ class PlayerView(DealFacts):
         if self._trump < 0:
             return tuple(out)
         n = self.num_players
-        for q in ((self.dealer + 1 + i) % n for i in range(n)):
+        for q in seat_order(self.dealer, n):
             if self._folded[q]:
                 out.append((q, FOLD))
             elif self._exchanged[q] >= 0:
@@ -426,7 +425,7 @@ def _deal_nodes(
     if info.trump < 0:
         return head
     n, dealer = info.num_players, info.dealer
-    for q in ((dealer + 1 + i) % n for i in range(n)):
+    for q in seat_order(dealer, n):
         if info.folded[q]:
             head = _push(head, q, FOLD)
         elif info.exchanged[q] >= 0:
@@ -468,7 +467,7 @@ def make_view(state: GameState, player: int) -> PlayerView:
     exchanged = state._exchanged
     if phase is not Phase.CUT and exchanged[player] > 0:
         dealer, took = state.dealer, state._took_trump
-        order = [(dealer + 1 + i) % n for i in range(n)]
+        order = seat_order(dealer, n)
         counts = {
             q: exchanged[q] - (1 if q == dealer and took else 0) for q in order if exchanged[q] >= 0
         }
@@ -512,7 +511,7 @@ def past_problem(past: PastDeals, position: Position, phase: Phase) -> str | Non
         if previous is not None:
             if deal.deal_number != previous.deal_number + 1:
                 return f"deal {deal.deal_number} follows deal {previous.deal_number}"
-            if deal.dealer != (previous.dealer + 1) % n:
+            if deal.dealer != left_of(previous.dealer, n):
                 return f"deal {deal.deal_number}: dealt by seat {deal.dealer} (R4)"
             if before != previous.scores:
                 return f"deal {deal.deal_number}: the scores do not follow from the deal before"
@@ -531,7 +530,7 @@ def past_problem(past: PastDeals, position: Position, phase: Phase) -> str | Non
         final = phase is Phase.GAME_OVER
         follows = (
             position.deal_number == previous.deal_number + 1
-            and position.dealer == (previous.dealer + 1) % n
+            and position.dealer == left_of(previous.dealer, n)
             and position.scores == previous.scores
             and position.folded == previous.folded
         )

@@ -89,7 +89,7 @@ def run_games(
     jobs: int = 1,
     backend: Literal["process", "ray"] = "process",
     address: str | None = None,
-    progress: Progress | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[GameResult]:
     """Play ``specs`` and return their results in game order.
 

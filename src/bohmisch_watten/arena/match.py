@@ -154,7 +154,8 @@ def play_game(setup: ArenaSetup, spec: GameSpec) -> GameResult:
                 break
             state = state.apply(state.sample_chance(board))
             continue
-        seat: int = state.current_player  # type: ignore[assignment]
+        seat = state.current_player
+        assert seat is not None  # neither a chance node nor the end
         view = state.view(seat)
         start = time.perf_counter()
         try:

@@ -165,7 +165,7 @@ def to_table(summary: Summary) -> str:
 
 
 def to_json_dict(summary: Summary) -> dict[str, Any]:
-    """The ``--json`` document: the issue's keys, plus extras (p-value, rating, …)."""
+    """The ``--json`` document: the table's keys, plus extras (p-value, rating, …)."""
     setup = summary.setup
     return {
         "players": setup.players,

@@ -56,6 +56,7 @@ def play_out(
                 break
             state = state.apply(state.sample_chance(rng))
         else:
-            seat: int = state.current_player  # type: ignore[assignment]
+            seat = state.current_player
+            assert seat is not None  # neither a chance node nor the end
             state = state.apply(bots[seat].choose(state.view(seat), rng))
     return state

@@ -151,7 +151,8 @@ def _rollout(state: GameState, rng: random.Random, heuristic: bool) -> GameState
         elif heuristic:
             phase = state.phase
             # The hand matters only in the exchange (building all hands is costly).
-            hand = state.hands[state.current_player] if phase is Phase.EXCHANGE else ()  # type: ignore[index]
+            seat = state.current_player
+            hand = state.hands[seat] if phase is Phase.EXCHANGE and seat is not None else ()
             action = decide(phase, legal, hand, state.trick, state.trump_card)
         else:
             action = rng.choice(legal)

@@ -20,7 +20,10 @@ COMMANDS: Final[dict[str, ModuleType]] = {
     "arena": arena,
     "serve": serve,
 }
-"""Subcommand name → module, in the order ``--help`` lists them."""
+"""Subcommand name → module, in the order ``--help`` lists them.
+
+:meta hide-value:
+"""
 
 DEFAULT_COMMAND: Final = "demo"
 """What runs when the first argument names no subcommand."""

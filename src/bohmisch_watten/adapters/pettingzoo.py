@@ -1,0 +1,187 @@
+"""Böhmisch Watten as a PettingZoo AEC environment (extra ``[pettingzoo]``).
+
+>>> from bohmisch_watten.adapters.pettingzoo import env
+>>> table = env(players=3)
+>>> table.reset(seed=7)
+>>> table.agent_selection in table.agents
+True
+
+* Agents ``player_0`` … ``player_{n-1}`` are the seats; the one to act is
+  ``agent_selection``.  The shuffle is drawn inside the environment from the seed of
+  ``reset`` (R11).
+* Observations are ``{"observation": float32 vector, "action_mask": int8 mask}``: the
+  :func:`bohmisch_watten.encoding.observation` of the seat's view and the mask over the
+  99 action ids of :mod:`bohmisch_watten.action_ids` (all 0 when it is not to act).
+* Rewards: when a deal's points are posted every agent gets minus its score change
+  (R29–R32: taking tricks is good); when the game ends (R31–R34) each agent also gets
+  :meth:`GameState.returns` (+1 winner, −1 loser, 0 else), which ``infos[agent]
+  ["returns"]`` repeats.  After ``max_deals`` deals (default 100) the episode is
+  truncated for everybody, because random play can drift for hundreds of deals.
+* ``env()`` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action id
+  ends the game with reward −1 for the agent that chose it; ``raw_env`` raises
+  :class:`IllegalActionError` instead.
+* ``render_mode="ansi"``: :meth:`raw_env.render` returns ``str(view)`` of the acting
+  seat: its table, every card it may not know shown as ``??``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..action_ids import NUM_ACTION_IDS, id_to_action
+from ..encoding import action_mask, observation, observation_size
+from ..rules import Rules
+from ..state import GameState, new_game
+from .episodes import action_index, deal_over, deal_rewards
+
+__all__ = ["env", "raw_env"]
+
+_DEFAULT_RULES: Final = Rules()
+
+
+def env(
+    players: int = 4,
+    rules: Rules = _DEFAULT_RULES,
+    render_mode: str | None = None,
+    max_deals: int = 100,
+) -> Any:
+    """The wrapped environment: illegal ids end the game, order of calls is checked."""
+    inner: Any = raw_env(players=players, rules=rules, render_mode=render_mode, max_deals=max_deals)
+    inner = wrappers.TerminateIllegalWrapper(inner, illegal_reward=-1)
+    inner = wrappers.AssertOutOfBoundsWrapper(inner)
+    return wrappers.OrderEnforcingWrapper(inner)
+
+
+class raw_env(AECEnv):  # type: ignore[misc]
+    """The AEC environment without wrappers; see the module docstring."""
+
+    metadata: Final = {
+        "render_modes": ["ansi"],
+        "name": "bohmisch_watten_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 4,
+        rules: Rules = _DEFAULT_RULES,
+        render_mode: str | None = None,
+        max_deals: int = 100,
+    ) -> None:
+        super().__init__()
+        if isinstance(players, bool) or players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
+            raise ValueError(f"max_deals must be a positive int, got {max_deals!r}")
+        self.rules = rules
+        self.render_mode = render_mode
+        self.max_deals = max_deals
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        size = observation_size(players)
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (NUM_ACTION_IDS,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(NUM_ACTION_IDS) for agent in self.possible_agents
+        }
+        self._rng = random.Random()
+        self.game_state: GameState = new_game(players, rules=rules)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same Dict space for every agent."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(99)``: the action ids."""
+        return self.action_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation vector and action mask, from its view only."""
+        view = self.game_state.view(self._seat(agent))
+        return {
+            "observation": np.asarray(observation(view), dtype=np.float32),
+            "action_mask": np.asarray(action_mask(view), dtype=np.int8),
+        }
+
+    def _deal_until_decision(self) -> None:
+        while self.game_state.is_chance_node:
+            self.game_state = self.game_state.apply(self.game_state.sample_chance(self._rng))
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game, dealer seat 0; ``seed`` fixes every shuffle of it."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.game_state = new_game(len(self.possible_agents), rules=self.rules)
+        self._deal_until_decision()
+        self._select()
+
+    def _select(self) -> None:
+        seat = self.game_state.current_player
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+
+    def step(self, action: int | None) -> None:
+        """Apply the action id of ``agent_selection``; None for a finished agent.
+
+        Raises:
+            IllegalActionError: for an id that is not legal now (``env()`` turns that
+                into the end of the game with reward −1).
+            TypeError: naming ``action`` if it is not an integer (None included).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        before = self.game_state
+        after = before.apply(id_to_action(before, action_index(action)))
+        self.game_state = after
+        self._deal_until_decision()
+        n = len(self.possible_agents)
+        rewards = deal_rewards(before, after) if deal_over(before, after) else (0.0,) * n
+        if after.is_terminal:
+            returns = after.returns()
+            rewards = tuple(r + x for r, x in zip(rewards, returns, strict=True))
+            for seat, name in enumerate(self.possible_agents):
+                self.terminations[name] = True
+                self.infos[name] = {"returns": returns[seat]}
+        elif after.deal_number > self.max_deals:
+            for name in self.possible_agents:
+                self.truncations[name] = True
+        self.rewards = {name: rewards[seat] for seat, name in enumerate(self.possible_agents)}
+        self._accumulate_rewards()
+        self._select()
+
+    def render(self) -> str | None:
+        """``str(view)`` of the acting seat: its table (``render_mode="ansi"``), else None."""
+        if self.render_mode != "ansi":
+            return None
+        return str(self.game_state.view(self._seat(self.agent_selection)))
+
+    def close(self) -> None:
+        """Nothing to release."""
