@@ -954,7 +954,7 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         trick = ()
         nxt: int | None = None if dest is Phase.SCORE else winner
     else:
-        nxt = (seat + 1) % len(folded)  # left_of(seat, n), inline: once per card played
+        nxt = left_of(seat, len(folded))
         if folded[nxt]:
             nxt = _next_active(folded, nxt)
     return _make(
