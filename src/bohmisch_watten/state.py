@@ -122,6 +122,8 @@ def _fresh_deal(
     return _Deal(pack, -1, False, (False,) * n, (-1,) * n, (0,) * n, cut)
 
 
+_LEFT: Final = tuple(tuple(left_of(seat, n) for seat in range(n)) for n in range(5))
+"""``_LEFT[n][seat]`` is ``left_of(seat, n)``: a table for the card played, the hot path."""
 _DEFAULT_RULES: Final = Rules()
 _NO_DEALS: Final = PastDeals()
 _STOCK_LIMIT: Final = 3  # R18: at most 3 cards with the stock (non-dealers)
@@ -954,7 +956,7 @@ def _play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         trick = ()
         nxt: int | None = None if dest is Phase.SCORE else winner
     else:
-        nxt = left_of(seat, len(folded))
+        nxt = _LEFT[len(folded)][seat]
         if folded[nxt]:
             nxt = _next_active(folded, nxt)
     return _make(
