@@ -32,6 +32,10 @@ def check_seat(seat: object, num_players: int) -> int:
         TypeError: naming ``seat`` if it is not an integer.
         ValueError: naming ``seat`` if it is not a seat of the game.
     """
+    if type(seat) is int:  # the common case first: a runtime-protocol check costs ~9 µs
+        if not 0 <= seat < num_players:
+            raise ValueError(f"seat must be a seat from 0 to {num_players - 1}, got {seat}")
+        return seat
     if isinstance(seat, bool) or not isinstance(seat, SupportsIndex):
         raise TypeError(f"seat must be an int or None, got {type(seat).__name__}")
     index = operator.index(seat)
