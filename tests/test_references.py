@@ -137,13 +137,13 @@ def test_docs_rules_page_shows_the_rule_book() -> None:
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("See " + "MISSING" + ".md for more.", "MISSING.md is not in the repository"),
+        ("See " + "MISSING" + ".md for more.", "MISSING" + ".md is not in the repository"),
         ("`docs/" + "nowhere.md`", "docs/nowhere.md is not in the repository"),
         ("[why](rules.html#" + "r99)", "rules.html has no anchor #r99"),
         ("RULES.md " + "§12", "RULES.md has no §12"),
         ("# " + "R36: no such rule", "R36 is not a rule"),
         ("raise IllegalActionError('" + "R21.7: …')", "R21.7 is not a rule"),
-        ("see " + "DESIGN.md", "DESIGN.md is not in the repository"),
+        ("see " + "DESIGN" + ".md", "DESIGN" + ".md is not in the repository"),
     ],
 )
 def test_the_check_finds_a_broken_reference(tmp_path: Path, text: str, problem: str) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from ..arena import run_arena
 from ..arena.backends import BACKENDS
 from ..arena.report import to_csv, to_json_dict, to_table, write_plot
+from ..arena.schedule import schedule
 from ..bots.registry import BOT_NAMES
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
@@ -129,7 +130,6 @@ def run(args: argparse.Namespace) -> int:
             print("error: --backend ray needs Ray: pip install 'bohmisch-watten[ray]'",
                   file=sys.stderr)  # fmt: skip
             return 2
-    from ..arena.schedule import schedule
 
     try:
         total = len(schedule(args.games, len(bots), args.players))
