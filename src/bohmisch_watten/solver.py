@@ -32,6 +32,7 @@ probes whose answer is the same for every outcome stop at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import pairwise
 
 from .actions import PLAY_ACTIONS, PlayCard
@@ -42,7 +43,7 @@ from .rules import Rules
 from .scoring import deal_points, post_scores
 from .seats import left_of
 from .state import GameState
-from .tables import BEATS, EFFECTIVE, STRENGTH, bits
+from .tables import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, bits
 from .tricks import _best_play, _legal_play_mask
 
 __all__ = ["OTHERS", "point_table", "principal_variation", "solve", "solve_masks"]
@@ -104,6 +105,40 @@ def _classes(legal: int, inplay: int, trump: int) -> list[list[int]]:
     return groups
 
 
+_TRUMPS_DOWN = tuple(
+    tuple(sorted(bits(TRUMP_MASK[t]), key=lambda c, t=t: -STRENGTH[t][TRUMP][c])) for t in range(4)
+)
+"""``_TRUMPS_DOWN[t]``: the trumps, strongest first (R27)."""
+
+
+def _sure(hands: list[int], inplay: int, left: int, mover: int, desc: tuple[int, ...]) -> list[int]:
+    """Bounds on the mover's remaining tricks from who holds the top trumps (R27).
+
+    The strongest trump still in play wins the trick it is played to; so does each card
+    of a run of top trumps held by one player (the cards above it are his).
+    """
+    owner = -1
+    run = 0
+    for card in desc:
+        bit = 1 << card
+        if inplay & bit:
+            if owner < 0:
+                owner = next(seat for seat, hand in enumerate(hands) if hand & bit)
+            elif not hands[owner] & bit:
+                break
+            run += 1
+    if owner == mover:
+        return [run, left]
+    return [0, left - run]
+
+
+@lru_cache(maxsize=1 << 16)
+def _moves(legal: int, inplay: int, trump: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """One card of each group of interchangeable cards: weakest first, and strongest first."""
+    ascending = tuple(group[-1] for group in _classes(legal, inplay, trump))
+    return ascending, ascending[::-1]
+
+
 class _Deal:
     """The fixed facts of one search: trump, the rules of play, the seats in play."""
 
@@ -148,9 +183,7 @@ class _Paranoid:
         mover = self.mover
         bounds = self.bounds
         sets = self.sets
-        order = _ORDER[trump]
-        effective = EFFECTIVE[trump]
-        beats = BEATS[trump]
+        desc = _TRUMPS_DOWN[trump]
         legal_mask = _legal_play_mask
         best_play = _best_play
 
@@ -164,6 +197,12 @@ class _Paranoid:
                 return True
             if not want:
                 return False
+            if left == 1:  # the last trick: every card is forced
+                plays = trick
+                while len(plays) < active:
+                    plays = (*plays, (seat, hands[seat].bit_length() - 1))
+                    seat = nxt[seat]
+                return bool(want >> (best_play(plays, trump)[0] == mover) & 1)
             entry: list[int] | None = None
             key: tuple[int, ...] | None = None
             need = -1
@@ -177,10 +216,10 @@ class _Paranoid:
                     need = low.bit_length() - 1
                     entry = bounds.get(key)
                     if entry is None:
-                        entry = bounds[key] = [0, left]
-                    elif need <= entry[0]:
+                        entry = bounds[key] = _sure(hands, inplay, left, mover, desc)
+                    if need <= entry[0]:
                         return True
-                    elif need > entry[1]:
+                    if need > entry[1]:
                         return False
                 else:
                     known = sets.get((key, want))
@@ -188,21 +227,18 @@ class _Paranoid:
                         return known
             # The moves: one card of each group of interchangeable cards.
             if legal & (legal - 1):
-                cards = sorted(bits(legal), key=order.__getitem__)
-                moves = [cards[0]]
-                for low_card, high in pairwise(cards):
-                    suit = effective[high]
-                    if (
-                        suit == effective[low_card]
-                        and inplay & beats[suit][low_card] & ~beats[suit][high] == 1 << high
-                    ):
-                        moves[-1] = high
-                    else:
-                        moves.append(high)
-                if seat == mover or (trick and best_play(trick, trump)[0] == mover):
-                    moves.reverse()  # try to win (or to beat the mover's card) first
+                moves = _moves(legal, inplay, trump)
+                # Ordering (R27): the mover tries his strongest cards first; the others
+                # try to beat the mover's card, or to stay high before he plays, and
+                # play low once he has played and is beaten, or when they lead.
+                if seat == mover or (trick and all(play[0] != mover for play in trick)):
+                    moves = moves[1]
+                elif trick:
+                    moves = moves[best_play(trick, trump)[0] == mover]
+                else:
+                    moves = moves[0]
             else:
-                moves = [legal.bit_length() - 1]
+                moves = (legal.bit_length() - 1,)
             is_mover = seat == mover
             result = not is_mover
             for card in moves:
