@@ -106,7 +106,8 @@ def _classes(legal: int, inplay: int, trump: int) -> list[list[int]]:
 
 
 _TRUMPS_DOWN = tuple(
-    tuple(sorted(bits(TRUMP_MASK[t]), key=lambda c, t=t: -STRENGTH[t][TRUMP][c])) for t in range(4)
+    tuple(sorted(bits(TRUMP_MASK[t]), key=STRENGTH[t][TRUMP].__getitem__, reverse=True))
+    for t in range(4)
 )
 """``_TRUMPS_DOWN[t]``: the trumps, strongest first (R27)."""
 
@@ -227,16 +228,16 @@ class _Paranoid:
                         return known
             # The moves: one card of each group of interchangeable cards.
             if legal & (legal - 1):
-                moves = _moves(legal, inplay, trump)
+                both = _moves(legal, inplay, trump)
                 # Ordering (R27): the mover tries his strongest cards first; the others
                 # try to beat the mover's card, or to stay high before he plays, and
                 # play low once he has played and is beaten, or when they lead.
                 if seat == mover or (trick and all(play[0] != mover for play in trick)):
-                    moves = moves[1]
+                    moves = both[1]
                 elif trick:
-                    moves = moves[best_play(trick, trump)[0] == mover]
+                    moves = both[best_play(trick, trump)[0] == mover]
                 else:
-                    moves = moves[0]
+                    moves = both[0]
             else:
                 moves = (legal.bit_length() - 1,)
             is_mover = seat == mover
