@@ -79,6 +79,7 @@ def main() -> None:
                 rng = random.Random(args.seed + num_players)
                 rules = Rules(must_head=must_head)
                 states = [first_card(num_players, rng, rules) for _ in range(deals)]
+                solve(states[0], others=others)  # warm up: imports, the move cache
                 wall, cpu = [], []
                 for state in states:
                     start, start_cpu = time.perf_counter(), time.process_time()

@@ -24,9 +24,11 @@ yes/no probes ("can the mover end with a number of tricks in this set?"), a
 binary search over the few values the mover's points can take; a transposition table
 at the start of each trick keeps, for the threshold probes of the default rules, the
 bounds "the mover can take at least *lo* / at most *hi* of the remaining tricks"
-(independent of the tricks already taken); cards of one hand that no card still in
-play separates are one move (they are interchangeable for the rest of the deal);
-probes whose answer is the same for every outcome stop at once.
+(independent of the tricks already taken), seeded with what the top trumps alone
+decide; cards of one hand that no card still in play separates are one move (they are
+interchangeable for the rest of the deal); the side to move tries its likely best
+cards first; probes whose answer is the same for every outcome stop at once, and the
+last trick, all of whose cards are forced, is played out without a search.
 """
 
 from __future__ import annotations
@@ -112,25 +114,29 @@ _TRUMPS_DOWN = tuple(
 """``_TRUMPS_DOWN[t]``: the trumps, strongest first (R27)."""
 
 
-def _sure(hands: list[int], inplay: int, left: int, mover: int, desc: tuple[int, ...]) -> list[int]:
-    """Bounds on the mover's remaining tricks from who holds the top trumps (R27).
+def _sure(hands: list[int], left: int, mover: int, trump: int) -> list[int]:
+    """Bounds ``[lo, hi]`` on the mover's remaining tricks from the trumps alone (R27).
 
-    The strongest trump still in play wins the trick it is played to; so does each card
-    of a run of top trumps held by one player (the cards above it are his).
+    A trump stronger than every trump of the other side wins the trick it is played
+    to: a trump beats every plain card.  So the mover takes at least one trick per
+    trump of his above all the others' trumps; and an opponent's trumps above all the
+    mover's trumps each make a trick the mover loses (an opponent plays one card a
+    trick, so they fall in different tricks).
     """
-    owner = -1
-    run = 0
-    for card in desc:
-        bit = 1 << card
-        if inplay & bit:
-            if owner < 0:
-                owner = next(seat for seat, hand in enumerate(hands) if hand & bit)
-            elif not hands[owner] & bit:
-                break
-            run += 1
-    if owner == mover:
-        return [run, left]
-    return [0, left - run]
+    trumps = TRUMP_MASK[trump]
+    above = BEATS[trump][TRUMP]
+    down = _TRUMPS_DOWN[trump]
+    mine = hands[mover] & trumps
+    theirs = (sum(hands) ^ hands[mover]) & trumps
+    if not theirs:
+        return [mine.bit_count(), left]
+    if mine:
+        lo = (mine & above[next(c for c in down if theirs >> c & 1)]).bit_count()
+        over = above[next(c for c in down if mine >> c & 1)]
+    else:
+        lo, over = 0, trumps
+    lost = max((hand & over).bit_count() for seat, hand in enumerate(hands) if seat != mover)
+    return [lo, left - lost]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -184,7 +190,6 @@ class _Paranoid:
         mover = self.mover
         bounds = self.bounds
         sets = self.sets
-        desc = _TRUMPS_DOWN[trump]
         legal_mask = _legal_play_mask
         best_play = _best_play
 
@@ -217,7 +222,7 @@ class _Paranoid:
                     need = low.bit_length() - 1
                     entry = bounds.get(key)
                     if entry is None:
-                        entry = bounds[key] = _sure(hands, inplay, left, mover, desc)
+                        entry = bounds[key] = _sure(hands, left, mover, trump)
                     if need <= entry[0]:
                         return True
                     if need > entry[1]:
@@ -231,8 +236,9 @@ class _Paranoid:
                 both = _moves(legal, inplay, trump)
                 # Ordering (R27): the mover tries his strongest cards first; the others
                 # try to beat the mover's card, or to stay high before he plays, and
-                # play low once he has played and is beaten, or when they lead.
-                if seat == mover or (trick and all(play[0] != mover for play in trick)):
+                # play low once he has played and is beaten, or when they lead.  (A seat
+                # that has played to this trick holds a card fewer than ``left``.)
+                if seat == mover or (trick and hands[mover].bit_count() == left):
                     moves = both[1]
                 elif trick:
                     moves = both[best_play(trick, trump)[0] == mover]
