@@ -292,6 +292,28 @@ class _Paranoid:
         return candidates[low]
 
 
+@lru_cache(maxsize=1 << 16)
+def _selfish_moves(legal: int, hand: int, inplay: int, trump: int) -> tuple[int, ...]:
+    """One card of each group of cards with the same max^n line, in card order.
+
+    Interchangeable cards (see :func:`_classes`) give the same outcome, and so the same
+    line, if also no other card of the hand lies between them in card order: then the
+    lowest-index tie rule sees the same order of the hand after either.  Each group is
+    represented by its lowest card, which the tie rule would pick among them.
+    """
+    moves = []
+    for group in _classes(legal, inplay, trump):
+        run = [group[0]]
+        for low, high in pairwise(group):
+            first, last = min(low, high), max(low, high)
+            if hand & ((1 << last) - (2 << first)):  # a card of the hand in between
+                moves.append(min(run))
+                run = []
+            run.append(high)
+        moves.append(min(run))
+    return tuple(sorted(moves))
+
+
 class _Selfish:
     """Max^n: every seat minimises its own points, ties to the lowest card index."""
 
@@ -300,7 +322,7 @@ class _Selfish:
         self.memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def line(
-        self, hands: list[int], trick: Plays, seat: int, won: tuple[int, ...]
+        self, hands: list[int], trick: Plays, seat: int, won: tuple[int, ...], inplay: int
     ) -> tuple[int, ...]:
         """The tricks per seat at the end of the deal on the max^n line from here."""
         deal = self.deal
@@ -319,8 +341,8 @@ class _Selfish:
         own = deal.points[seat]
         best: tuple[int, ...] = ()
         best_value = 0
-        for card in bits(legal):
-            result = self.child(hands, trick, seat, won, card)
+        for card in _selfish_moves(legal, hand, inplay, deal.trump):
+            result = self.child(hands, trick, seat, won, card, inplay)
             value = own[result[seat]]
             if not best or value < best_value:
                 best, best_value = result, value
@@ -329,7 +351,13 @@ class _Selfish:
         return best
 
     def child(
-        self, hands: list[int], trick: Plays, seat: int, won: tuple[int, ...], card: int
+        self,
+        hands: list[int],
+        trick: Plays,
+        seat: int,
+        won: tuple[int, ...],
+        card: int,
+        inplay: int,
     ) -> tuple[int, ...]:
         """The line after ``seat`` plays ``card``."""
         deal = self.deal
@@ -340,9 +368,9 @@ class _Selfish:
             winner = _best_play(plays, deal.trump)[0]
             after = list(won)
             after[winner] += 1
-            result = self.line(hands, (), winner, tuple(after))
+            result = self.line(hands, (), winner, tuple(after), sum(hands))
         else:
-            result = self.line(hands, plays, deal.next[seat], won)
+            result = self.line(hands, plays, deal.next[seat], won, inplay)
         hands[seat] = hand
         return result
 
@@ -367,12 +395,12 @@ def _node_values(
     hand = hands[player]
     legal = _legal_play_mask(hand, trick, deal.trump, deal.must_head) if trick else hand
     out: dict[int, int] = {}
+    inplay = sum(hands) | sum(1 << card for _, card in trick)
     if isinstance(search, _Selfish):
         for card in bits(legal):
-            result = search.child(hands, trick, player, tuple(won), card)
+            result = search.child(hands, trick, player, tuple(won), card, inplay)
             out[card] = deal.points[mover][result[mover]]
         return out
-    inplay = sum(hands) | sum(1 << card for _, card in trick)
     for group in _classes(legal, inplay, deal.trump):
         card = group[0]
         hands[player] = hand ^ (1 << card)
