@@ -61,6 +61,11 @@ _ORDER = tuple(
 
 Plays = tuple[tuple[int, int], ...]
 
+_SINGLES: tuple[tuple[Plays, ...], ...] = tuple(
+    tuple(((seat, card),) for card in range(32)) for seat in range(4)
+)
+"""``_SINGLES[seat][card]``: the one-play trick ``((seat, card),)``, built once."""
+
 
 def point_table(trump: int, rules: Rules, scores: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """Per seat, the deal points (``DealSummary.points``) for 0–5 tricks taken (R29–R32).
@@ -76,6 +81,11 @@ def point_table(trump: int, rules: Rules, scores: Sequence[int]) -> tuple[tuple[
         rules: the variants in force.
         scores: per seat, the score before this deal (``state.scores``).
     """
+    return _point_table(trump, rules, tuple(scores))
+
+
+@lru_cache(maxsize=1 << 10)
+def _point_table(trump: int, rules: Rules, scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     n = len(scores)
     rows = []
     for tricks in range(6):
@@ -192,6 +202,7 @@ class _Paranoid:
         sets = self.sets
         legal_mask = _legal_play_mask
         best_play = _best_play
+        singles = _SINGLES
 
         def force(hands: list[int], trick: Plays, seat: int, want: int, inplay: int) -> bool:
             """Whether the mover can end with ``r`` more tricks for some bit ``r`` of ``want``."""
@@ -250,7 +261,7 @@ class _Paranoid:
             result = not is_mover
             for card in moves:
                 hands[seat] = hand ^ (1 << card)
-                plays = (*trick, (seat, card))
+                plays = trick + singles[seat][card]
                 if len(plays) == active:  # R27: the trick is complete
                     winner = best_play(plays, trump)[0]
                     ok = force(
