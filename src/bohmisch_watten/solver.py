@@ -46,7 +46,7 @@ from .scoring import deal_points, post_scores
 from .seats import left_of
 from .state import GameState
 from .tables import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, bits
-from .tricks import _best_play, _legal_play_mask
+from .tricks import Plays, _best_play, _legal_play_mask
 
 __all__ = ["OTHERS", "point_table", "principal_variation", "solve", "solve_masks"]
 
@@ -58,8 +58,6 @@ _ORDER = tuple(
     for t in range(4)
 )
 """``_ORDER[t][card]``: sorts a hand by effective suit, then by strength within it."""
-
-Plays = tuple[tuple[int, int], ...]
 
 _SINGLES: tuple[tuple[Plays, ...], ...] = tuple(
     tuple(((seat, card),) for card in range(32)) for seat in range(4)
