@@ -132,19 +132,27 @@ def _sure(hands: list[int], left: int, mover: int, trump: int) -> list[int]:
     trick, so they fall in different tricks).
     """
     trumps = TRUMP_MASK[trump]
-    above = BEATS[trump][TRUMP]
-    down = _TRUMPS_DOWN[trump]
     mine = hands[mover] & trumps
     theirs = (sum(hands) ^ hands[mover]) & trumps
     if not theirs:
         return [mine.bit_count(), left]
     if mine:
-        lo = (mine & above[next(c for c in down if theirs >> c & 1)]).bit_count()
-        over = above[next(c for c in down if mine >> c & 1)]
+        lo = (mine & _above(theirs, trump)).bit_count()
+        over = _above(mine, trump)
     else:
         lo, over = 0, trumps
-    lost = max((hand & over).bit_count() for seat, hand in enumerate(hands) if seat != mover)
+    lost = 0
+    for seat, hand in enumerate(hands):
+        if seat != mover and (hand & over).bit_count() > lost:
+            lost = (hand & over).bit_count()
     return [lo, left - lost]
+
+
+@lru_cache(maxsize=1 << 12)
+def _above(trumps: int, trump: int) -> int:
+    """The trumps stronger than every card of ``trumps`` (a non-empty set of trumps)."""
+    top = next(card for card in _TRUMPS_DOWN[trump] if trumps >> card & 1)
+    return BEATS[trump][TRUMP][top]
 
 
 @lru_cache(maxsize=1 << 16)
