@@ -481,3 +481,66 @@ def test_command_default_judge(
     monkeypatch.setattr("bohmisch_watten.commands.review.default_judge", RecordingJudge)
     assert main(["review", str(SAMPLE), "--quiet", "--seats", "0"]) == 0
     assert "judge: RecordingJudge(" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ the web table
+
+
+def finish(table: Any) -> None:
+    """Play the game of a web table to its end, the people taking their first legal action."""
+    while not table.state.is_terminal:
+        if table.needs_auto:
+            table.step()
+        else:
+            seat = table.state.current_player
+            table.act(seat, str(table.state.legal_actions()[0]))
+
+
+def test_web_review_of_the_human_seats() -> None:
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from bohmisch_watten.web import Table
+    from bohmisch_watten.web.app import create_app
+
+    table = Table(players=3, humans=2, seed=4, rules=Rules(start_score=3), judge=JUDGE)
+    with TestClient(create_app(table, delay=0)) as client:
+        assert client.get("/review").status_code == 409
+        page = client.get(f"/play/{table.seats[0].token}").text
+        assert 'id="review-button"' in page
+        assert 'fetch("/review")' in page
+        finish(table)
+        response = client.get("/review")
+        assert response.status_code == 200
+        assert response.headers["cache-control"] == "no-store"
+        data = response.json()
+        expected = review(table.state.record(), JUDGE, seats=[0, 1])
+        assert data == json.loads(json.dumps(expected.to_dict()))
+        assert data["seats"] == [0, 1]
+        assert {d["seat"] for d in data["decisions"]} == {0, 1}  # never the bot's seat 2
+        assert client.get("/review").json() == data
+
+
+def test_web_review_is_computed_once_with_the_default_judge(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bohmisch_watten.web import Table
+
+    judges: list[RecordingJudge] = []
+
+    def make() -> RecordingJudge:
+        judges.append(RecordingJudge())
+        return judges[-1]
+
+    monkeypatch.setattr("bohmisch_watten.web.table.default_judge", make)
+    table = Table(players=2, humans=1, seed=2, rules=Rules(start_score=2))
+    assert table.review() is None
+    table.state = replay(short_game())
+    first = table.review()
+    assert first is not None
+    assert first["judge"].startswith("RecordingJudge(")
+    assert first["seats"] == [0]
+    assert table.review() is first
+    assert len(judges) == 1
+    with pytest.raises(TypeError, match="judge"):
+        Table(players=2, judge=HeuristicBot())  # type: ignore[arg-type]
