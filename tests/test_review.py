@@ -361,7 +361,7 @@ def test_default_judge_is_the_expert_once_registered(monkeypatch: pytest.MonkeyP
 
 
 def test_default_judge_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("bohmisch_watten.review.core.default_judge", RecordingJudge)
+    monkeypatch.setattr("bohmisch_watten.review.default_judge", RecordingJudge)
     result = review(short_game())
     assert result.judge.startswith("RecordingJudge(")
 

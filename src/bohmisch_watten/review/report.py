@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from .core import BLUNDER, INACCURACY, MISTAKE, Decision, Review, SeatSummary
+from . import BLUNDER, INACCURACY, MISTAKE, Decision, Review, SeatSummary
 
 __all__ = ["format_table", "write_plot"]
 
