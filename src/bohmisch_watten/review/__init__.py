@@ -41,8 +41,8 @@ __all__ = [
     "Decision",
     "Judge",
     "Label",
-    "Progress",
     "Review",
+    "ReviewProgress",
     "SeatSummary",
     "default_judge",
     "label_for",
@@ -59,7 +59,7 @@ BLUNDER: Final = 2.0
 Label = Literal["inaccuracy", "mistake", "blunder"]
 """The labels of a costly decision, mildest first."""
 
-Progress = Callable[[int, int], object]
+ReviewProgress = Callable[[int, int], object]
 """``progress(done, total)``: called once before the first judged decision, then after each."""
 
 
@@ -324,7 +324,7 @@ def review(
     seats: Iterable[int] | None = None,
     seed: int | None = None,
     rng: random.Random | None = None,
-    progress: Progress | None = None,
+    progress: ReviewProgress | None = None,
 ) -> Review:
     """Judge every decision of ``seats`` in the game of ``record``.
 
