@@ -23,7 +23,7 @@ from bohmisch_watten import (
     replay,
 )
 from bohmisch_watten.bots import HeuristicBot, SearchBot, play_out, registry
-from bohmisch_watten.cli import main
+from bohmisch_watten.cli import build_parser, main
 from bohmisch_watten.review import (
     BLUNDER,
     INACCURACY,
@@ -458,6 +458,15 @@ def test_command_errors(
     assert err.startswith("error: ")
     assert message in err
     assert err.count("\n") == 1
+
+
+def test_command_help_documents_every_option() -> None:
+    parser = build_parser("review")
+    text = parser.format_help()
+    for option in ("GAME", "--seats", "--bot", "--seed", "--json", "--plot", "--quiet"):
+        assert option in text
+    assert all(action.help for action in parser._actions)
+    assert "--rules is not used" in text
 
 
 def test_command_needs_matplotlib_for_plot(

@@ -27,7 +27,8 @@ DESCRIPTION = "Judge every decision of a recorded game: losses, mistakes, a grap
 _EPILOG = """\
 The judge sees only what the deciding seat saw.  Values and losses are expected points
 toward zero in the deal; a loss of at least 0.5 is an inaccuracy, 1 a mistake, 2 a
-blunder.  Bots: {names} (the judge needs hint and evaluate), parameters after colons.
+blunder.  Bots that can judge (they have hint and evaluate): {names}, with
+parameters after colons.  The rules are the record's own: --rules is not used.
 
 example:
   python -m bohmisch_watten review examples/sample_record.txt --seats 0,2 \\
@@ -46,7 +47,8 @@ def _seats(text: str) -> list[int]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``review``."""
-    parser.epilog = _EPILOG.format(names=", ".join(BOT_NAMES))
+    judges = [name for name in BOT_NAMES if isinstance(make_bot(name), Judge)]
+    parser.epilog = _EPILOG.format(names=", ".join(judges))
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("game", type=Path, metavar="GAME", help="a record file (text or JSON)")
     parser.add_argument("--seats", type=_seats, help="the seats to review, e.g. 0,2 (default all)")
