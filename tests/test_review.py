@@ -553,3 +553,9 @@ def test_web_review_is_computed_once_with_the_default_judge(
     assert len(judges) == 1
     with pytest.raises(TypeError, match="judge"):
         Table(players=2, judge=HeuristicBot())  # type: ignore[arg-type]
+
+
+def test_the_guides_example_is_the_commands_output(capsys: pytest.CaptureFixture[str]) -> None:
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "review.md").read_text("utf-8")
+    assert main(["review", str(SAMPLE), "--bot", "search", "--seats", "0", "--quiet"]) == 0
+    assert "```text\n" + capsys.readouterr().out + "```" in guide
