@@ -53,7 +53,7 @@ def judged(record: GameRecord) -> Review:
 
 def decisions_with_a_choice(record: GameRecord) -> dict[int, tuple[int, PlayerView]]:
     """Action number -> (seat, view) of every decision with two or more legal actions."""
-    state = replay(GameRecord(record.num_players, record.rules, record.first_dealer, ()))
+    state = replay(attrs.evolve(record, actions=()))
     out = {}
     for number, action in enumerate(record.actions, 1):
         seat = state.current_player
@@ -559,3 +559,21 @@ def test_the_guides_example_is_the_commands_output(capsys: pytest.CaptureFixture
     guide = (Path(__file__).resolve().parent.parent / "docs" / "review.md").read_text("utf-8")
     assert main(["review", str(SAMPLE), "--bot", "search", "--seats", "0", "--quiet"]) == 0
     assert "```text\n" + capsys.readouterr().out + "```" in guide
+
+
+def test_a_record_from_a_position() -> None:
+    from bohmisch_watten import GameState, Position
+
+    start = GameState.from_position(Position.parse("p3/d1/n4/s3.5.2/f000/default"))
+    record = play_out(start, [HeuristicBot()] * 3, random.Random(1)).record()
+    assert not record.starts_fresh
+    result = review(record, JUDGE)
+    state, expected = start, []
+    for number, action in enumerate(record.actions, 1):
+        if state.current_player is not None and len(state.legal_actions()) > 1:
+            expected.append(number)
+        state = state.apply(action)
+    assert [d.number for d in result.decisions] == expected
+    first = result.decisions[0]
+    assert first.deal == 4
+    assert first.score == (3, 5, 2)[first.seat]
