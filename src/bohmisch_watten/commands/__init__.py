@@ -11,13 +11,14 @@ from types import ModuleType
 from typing import Final
 
 from ..web import cli as serve
-from . import arena, demo
+from . import arena, demo, review
 
 __all__ = ["COMMANDS", "DEFAULT_COMMAND"]
 
 COMMANDS: Final[dict[str, ModuleType]] = {
     "demo": demo,
     "arena": arena,
+    "review": review,
     "serve": serve,
 }
 """Subcommand name → module, in the order ``--help`` lists them.
