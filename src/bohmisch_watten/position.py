@@ -35,8 +35,7 @@ from typing import Any, Final
 import attrs
 
 from .errors import FormatError
-from .rules import Rules
-from .rules import _format as rule_value_text
+from .rules import Rules, rules_from_text, rules_to_text
 from .seats import right_of
 
 __all__ = ["MAX_POSITION_CHARS", "Position"]
@@ -232,41 +231,13 @@ def _fold(value: str) -> bool:
 
 
 def _rules_text(rules: Rules) -> str:
-    parts = [
-        f"{field.name}:{rule_value_text(getattr(rules, field.name))}"
-        for field in attrs.fields(Rules)
-        if getattr(rules, field.name) != getattr(_DEFAULT_RULES, field.name)
-    ]
-    return ";".join(parts) or "default"
+    """The rules field: the one rules codec with ``:`` and ``;``, ``default`` for none."""
+    return rules_to_text(rules, pair=":", sep=";", default="default")
 
 
 def _parse_rules(text: str) -> Rules:
-    if text == "default":
-        return _DEFAULT_RULES
-    fields = {field.name: field for field in attrs.fields(Rules)}
-    values: dict[str, object] = {}
-    for part in text.split(";"):
-        name, colon, raw = part.partition(":")
-        if not colon or name not in fields:
-            raise FormatError(
-                f"position: rules are 'default' or name:value pairs separated by ';' "
-                f"(names: {', '.join(fields)}), got {part[:30]!r}"
-            )
-        if name in values:
-            raise FormatError(f"position: rule {name} given twice")
-        default = getattr(_DEFAULT_RULES, name)
-        value: object = raw
-        if isinstance(default, bool):
-            if raw not in ("true", "false"):
-                raise FormatError(f"position: rule {name} must be true or false, got {raw[:20]!r}")
-            value = raw == "true"
-        elif isinstance(default, int):
-            digits = raw[1:] if raw[:1] in "+-" else raw
-            if not digits.isdigit() or len(digits) > 7:
-                raise FormatError(f"position: rule {name} must be a number, got {raw[:20]!r}")
-            value = int(raw)
-        values[name] = value
+    """Read the rules field strictly: exactly what :func:`_rules_text` writes."""
     try:
-        return Rules(**values)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as error:
-        raise FormatError(f"position: {error}") from None
+        return rules_from_text(text, pair=":", sep=";", default="default", lenient=False)
+    except FormatError as error:
+        raise FormatError(f"position: rules: {error}") from None
