@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from ._limits import too_large
 from .actions import (
     FOLD,
     LEAVE,
@@ -92,7 +93,7 @@ def check_text(
     """
     if isinstance(value, (bytes, bytearray)):
         if len(value) > max_chars:
-            raise FormatError(_too_large(what, len(value), "bytes", max_chars, raisable))
+            raise FormatError(too_large(what, len(value), "bytes", max_chars, raisable))
         try:
             value = bytes(value).decode("utf-8")
         except UnicodeDecodeError as error:
@@ -100,16 +101,8 @@ def check_text(
     if not isinstance(value, str):
         raise FormatError(f"{what} must be a string, got {type(value).__name__}")
     if len(value) > max_chars:
-        raise FormatError(_too_large(what, len(value), "characters", max_chars, raisable))
+        raise FormatError(too_large(what, len(value), "characters", max_chars, raisable))
     return value.removeprefix("\ufeff")  # a byte-order mark some editors write
-
-
-def _too_large(what: str, size: int, unit: str, limit: int, raisable: bool) -> str:
-    """The message for an input over its limit, saying how to raise it where one can."""
-    message = f"{what} is too large: {size} {unit}, limit {limit}"
-    if raisable:
-        message += f"; for a trusted document pass max_chars={size} (or more) to the loader"
-    return message
 
 
 def _quote(text: str) -> str:

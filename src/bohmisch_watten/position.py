@@ -34,6 +34,7 @@ from typing import Any, Final
 
 import attrs
 
+from ._limits import too_large
 from .errors import FormatError
 from .rules import Rules, rules_from_text, rules_to_text
 from .seats import right_of
@@ -159,24 +160,31 @@ class Position:
         return f"Position.parse({str(self)!r})"
 
     @classmethod
-    def parse(cls, text: object) -> Position:
+    def parse(cls, text: object, *, max_chars: int = MAX_POSITION_CHARS) -> Position:
         """Read the text form written by ``str(position)``.
 
-        The input is treated as hostile: anything but a valid position, or more than
-        :data:`MAX_POSITION_CHARS` characters, raises :class:`FormatError`.
+        The input is treated as hostile: anything but a valid position raises
+        :class:`FormatError`.  Like every loader of the package, it refuses an input
+        longer than ``max_chars`` before reading it.
+
+        Args:
+            text: the text form (``bytes`` are decoded as UTF-8).
+            max_chars: the size limit, :data:`MAX_POSITION_CHARS` unless raised.
 
         Raises:
             FormatError: saying what is wrong.
         """
         if isinstance(text, bytes):
+            if len(text) > max_chars:
+                raise FormatError(too_large("a position", len(text), "bytes", max_chars))
             try:
                 text = text.decode("utf-8")
             except UnicodeDecodeError:
                 raise FormatError("position: not UTF-8 text") from None
         if not isinstance(text, str):
             raise FormatError(f"position: expected text, got {type(text).__name__}")
-        if len(text) > MAX_POSITION_CHARS:
-            raise FormatError(f"position: longer than {MAX_POSITION_CHARS} characters")
+        if len(text) > max_chars:
+            raise FormatError(too_large("a position", len(text), "characters", max_chars))
         text = text.strip()
         bad = next((c for c in text if c not in _ALLOWED), None)
         if bad is not None:
