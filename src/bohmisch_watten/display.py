@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .cards import Card, Suit
-from .phases import Phase
+from .phase import Phase
 
 if TYPE_CHECKING:
     from .state import GameState

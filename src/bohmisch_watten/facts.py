@@ -45,6 +45,40 @@ class DealFacts:
         @property
         def _exchanged(self) -> tuple[int, ...]: ...
 
+    # -------------------------------------------------- the compact form, read-only
+    # Cards as indices 0–31 (``Card.index``), so that other modules (documents, bots,
+    # encoders) read the deal without touching private fields (python-chess style).
+
+    @property
+    def trump_index(self) -> int:
+        """The trump card's :attr:`Card.index <bohmisch_watten.Card.index>`; -1 before it
+        is turned (R15)."""
+        return self._trump
+
+    @property
+    def exchange_counts(self) -> tuple[int, ...]:
+        """Per seat, how many cards he exchanged; -1 if undecided or folded (R23).
+
+        The compact form of :attr:`exchanged`.
+        """
+        return self._exchanged
+
+    @property
+    def trick_plays(self) -> Plays:
+        """The current trick as ``(seat, card index)`` pairs, leader first (R24).
+
+        The compact form of :attr:`trick`.
+        """
+        return self._trick
+
+    @property
+    def played_tricks(self) -> tuple[PlayedTrick, ...]:
+        """The completed tricks as ``((seat, card index) pairs, winner)``, in order (R27).
+
+        The compact form of :attr:`tricks`.
+        """
+        return self._tricks
+
     @property
     def trump_card(self) -> Card | None:
         """The turned-up trump card of this deal, None before it is turned (R15).

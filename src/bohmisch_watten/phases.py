@@ -16,12 +16,12 @@ by name, the way a ``transitions`` model would; :data:`GUARDS` maps the names to
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from transitions import Machine
 
+from .phase import Phase
 from .scoring import deal_points, game_result, post_scores
 
 if TYPE_CHECKING:
@@ -41,27 +41,6 @@ __all__ = [
     "compile_decider",
     "resolve",
 ]
-
-
-class Phase(enum.Enum):
-    """Where a deal stands.  Only :meth:`GameState.apply` moves from one to the next."""
-
-    # Members are singletons compared by identity, so the identity hash is correct and,
-    # unlike Enum's default (hash of the name, in Python), it costs nothing on the hot path.
-    __hash__ = object.__hash__
-
-    DEAL = "deal"
-    """A chance node: the pack is to be shuffled and cut (R11)."""
-    CUT = "cut"
-    """The cutting ritual: a Critical is offered to the cutter or the dealer (R12–R14)."""
-    EXCHANGE = "exchange"
-    """Each player in turn folds or plays and exchanges (R18–R21)."""
-    PLAY = "play"
-    """Five tricks (R24–R27)."""
-    SCORE = "score"
-    """Passed through inside ``apply()``: the deal's points are posted (R29–R34)."""
-    GAME_OVER = "game_over"
-    """Someone reached the goal; ``winners`` and ``losers`` are set (R34)."""
 
 
 Guard = Callable[["GameState", Any], bool]

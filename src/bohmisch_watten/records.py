@@ -55,7 +55,7 @@ from ._documents import DealReader, parse_json, summary_to_dict
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .errors import FormatError, IllegalActionError
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
-from .phases import Phase
+from .phase import Phase
 from .position import Position
 from .rules import Rules
 from .sampling import DealInfo, Plan

@@ -87,7 +87,7 @@ from .actions import (
 from .cards import DECK, Card
 from .errors import FormatError
 from .notation import MAX_DOCUMENT_CHARS, parse_action
-from .phases import Phase
+from .phase import Phase
 from .position import Position
 from .records import GameRecord, past_problem, replay
 from .rules import RULE_TYPES, Rules, rules_values

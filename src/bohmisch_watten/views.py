@@ -42,7 +42,7 @@ from .cards import DECK, Card
 from .checks import check_int, check_rng
 from .display import render_view, turn_text
 from .facts import DealFacts
-from .phases import Phase
+from .phase import Phase
 from .position import Position
 from .rules import Rules
 from .sampling import CutEntry, DealInfo, Plan
@@ -153,6 +153,40 @@ class PlayerView(DealFacts):
     def stock_size(self) -> int:
         """The cards left in the stock (during the ritual: the undealt pack) (R20)."""
         return self._stock_size
+
+    # -------------------------------------------------- the compact form, read-only
+    # Cards as indices 0–31 (``Card.index``), sets of cards as bitmasks (bit i for the
+    # card of index i): what documents and encoders read instead of private fields.
+
+    @property
+    def hand_mask(self) -> int:
+        """The compact form of :attr:`hand`: a bitmask of card indices."""
+        return self._hand
+
+    @property
+    def discard_mask(self) -> int:
+        """The compact form of :attr:`discards`: a bitmask of card indices (R23)."""
+        return self._discards
+
+    @property
+    def draw_indices(self) -> tuple[int, ...]:
+        """The compact form of :attr:`draws`: card indices in the order drawn (R23)."""
+        return self._draws
+
+    @property
+    def cut_entries(self) -> tuple[CutEntry, ...]:
+        """The compact form of :attr:`cut_cards`: ``(seat, card index or -1, taken,
+        was a Critical)``, -1 where only another seat knows the card (R13)."""
+        return self._cut
+
+    @property
+    def past_summaries(self) -> PastDeals:
+        """The finished deals as :class:`~bohmisch_watten.DealSummary` objects (all public).
+
+        The same record :attr:`past_deals` gives as :class:`PublicDeal` objects, shared
+        with the state the view was made from, not copied.
+        """
+        return self._past
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:

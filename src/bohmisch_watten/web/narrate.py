@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
-from ..phases import Phase
+from ..phase import Phase
 from ..state import GameState
 
 __all__ = ["narrate"]

@@ -21,7 +21,7 @@ from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
 from ..events import describe, to_dicts
 from ..notation import parse_action
-from ..phases import Phase
+from ..phase import Phase
 from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import winning_play
