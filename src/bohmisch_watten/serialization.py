@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from collections.abc import Callable
 from typing import Any, Final, TypeAlias, TypeVar
 
@@ -675,19 +676,32 @@ def record_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) 
     return _record_from_doc(_load(text, "record", max_chars)[1])
 
 
-def state_from_json(text: str | bytes, *, max_chars: int | None = None) -> GameState:
+def state_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameState:
     """Read a ``bohmisch_watten.state`` document by replaying its record.
 
     The ``state`` snapshot in the document must equal the replayed state field for
     field, so a document that describes a state the rules cannot produce is rejected.
+
+    Args:
+        text: the document (``bytes`` are decoded as UTF-8).
+        max_chars: the size limit, as for every loader: :data:`MAX_DOCUMENT_CHARS`
+            (16 M) unless raised for a trusted file.  ``None``, this loader's old
+            spelling of the default, is deprecated.
 
     Raises:
         FormatError: for anything else, an illegal action in the record
             (``record action 57: play EA: R25.1: …``) or a snapshot field that does not
             follow from the record (``state.scores is …``).
     """
-    limit = MAX_DOCUMENT_CHARS if max_chars is None else max_chars
-    return _state_from_doc(_load(text, "state", limit)[1])
+    if max_chars is None:
+        warnings.warn(
+            "state_from_json(max_chars=None) is deprecated: leave max_chars out for the"
+            " default, as with every other loader",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        max_chars = MAX_DOCUMENT_CHARS
+    return _state_from_doc(_load(text, "state", max_chars)[1])
 
 
 def view_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> PlayerView:

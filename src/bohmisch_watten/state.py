@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 import attrs
 
+from ._limits import MAX_DOCUMENT_CHARS
 from .actions import (
     FOLD,
     LEAVE,
@@ -627,10 +628,10 @@ class GameState(DealFacts):
         return to_json(self, indent=indent)
 
     @staticmethod
-    def from_json(text: str | bytes, *, max_chars: int | None = None) -> GameState:
+    def from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameState:
         """Read a state document written by :meth:`to_json`, checking it by replay.
 
-        ``max_chars`` defaults to ``MAX_DOCUMENT_CHARS`` (16 million characters).
+        ``max_chars`` is the size limit of every loader, ``MAX_DOCUMENT_CHARS``.
 
         Raises:
             FormatError: for anything but a state the rules can produce, see
