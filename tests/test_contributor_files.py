@@ -19,9 +19,7 @@ def _read(name: str) -> str:
 
 def _pins() -> dict[str, str]:
     extras = tomllib.loads(_read("pyproject.toml"))["project"]["optional-dependencies"]
-    return dict(
-        item.split("==") for group in extras.values() for item in group if "==" in item
-    )
+    return dict(item.split("==") for group in extras.values() for item in group if "==" in item)
 
 
 def test_pre_commit_runs_ruff_at_the_pinned_version_and_mypy_strict() -> None:
@@ -45,7 +43,8 @@ def test_ci_runs_the_ci_script_on_every_supported_python() -> None:
     script = _read(".ci/run")
     assert "make test" in script
     assert "make docs" in script
-    assert "apt-get install" in script and "chromium" in script
+    assert "apt-get install" in script
+    assert "chromium" in script
 
 
 def test_contributing_names_the_real_commands_and_files() -> None:

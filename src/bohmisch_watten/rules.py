@@ -4,7 +4,9 @@ Every text form of a :class:`Rules` value is written and read here, so that they
 drift apart: the rules notation ``schleck=none,must_head=false`` (``str(rules)``,
 :func:`~bohmisch_watten.notation.parse_rules`), the ``schleck:none;must_head:false``
 field of a :class:`~bohmisch_watten.Position` and the ``rules`` object of the JSON
-documents (:func:`rules_values`, every field as a JSON value).  The forms differ only in
+documents (:func:`rules_values`, every field as a JSON value).  Readers that check each
+field's type themselves (the JSON loaders) take the fields and their plain types from
+``RULE_TYPES``.  The forms differ only in
 their separators and in how forgiving the reader is (:func:`rules_from_text`).
 """
 
@@ -21,7 +23,6 @@ from .checks import check_bool, check_int
 from .errors import FormatError
 
 __all__ = [
-    "RULE_TYPES",
     "Overshoot",
     "Rules",
     "Schleck",
@@ -161,7 +162,8 @@ RULE_TYPES: Final[Mapping[str, type]] = {
 """Every field of :class:`Rules` in order, with the type of its plain value.
 
 ``bool`` or ``int``, or ``str`` for the enum fields (their value, ``"none"``): the type
-a document or a text form holds for that field.
+a document or a text form holds for that field.  For the package's readers; not in
+``__all__``.
 """
 
 _INTEGER: Final = re.compile(r"[-+]?[0-9]{1,7}")
