@@ -342,3 +342,26 @@ def test_reading_a_record_needs_no_view_module(module: str) -> None:
         if imp.module == "views" and (module, "views", imp.name) not in PRIVATE_IMPORT_EXCEPTIONS
     ]
     assert found == []
+
+
+DOCUMENT_MODULES = ("serialization", "records", "_documents", "_legacy", "position", "notation")
+
+
+def private_reads(module: str) -> list[str]:
+    """``obj._field`` reads in ``module`` of an object other than ``self``/``cls``."""
+    path, _ = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        f"{module}:{node.lineno} {ast.unparse(node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+    ]
+
+
+@pytest.mark.parametrize("module", DOCUMENT_MODULES)
+def test_documents_read_only_public_fields_of_states_and_views(module: str) -> None:
+    """Writing and reading documents uses the public (compact) reads, python-chess style."""
+    assert private_reads(module) == []
