@@ -140,3 +140,54 @@ def test_random_damage_to_a_past_line_is_a_format_error_or_a_valid_record(
         except FormatError:
             continue
         assert isinstance(loaded, GameRecord)
+
+
+# ------------------------------------------------- the readers every loader shares
+
+
+def test_the_shared_readers_name_where_they_failed() -> None:
+    from bohmisch_watten import _documents as doc
+
+    read = doc.DealReader(3)
+    cases = [
+        (lambda: doc.read_array({}, "here"), "here: expected an array, got an object"),
+        (lambda: doc.read_array([1], "here", 2), "here: expected 2 items, got 1"),
+        (lambda: doc.read_int(True, "here", 0, 3), "here: expected an integer, got true"),
+        (lambda: doc.read_int(None, "here", 0, 3), "here: expected an integer, got null"),
+        (lambda: doc.read_int(7, "here", 0, 3), "here: expected 0 to 3, got 7"),
+        (lambda: doc.read_bool(1, "here"), "here: expected true or false, got a number"),
+        (lambda: doc.read_str([], "here"), "here: expected a string, got an array"),
+        (lambda: doc.read_card("XX", "here"), "here: "),
+        (lambda: doc.read_distinct_cards(["HK"] * 6, "here", None, 5), "at most 5 cards"),
+        (lambda: doc.read_distinct_cards(["HK", "hk"], "here", None, 5), "HK appears twice"),
+        (lambda: read.seats([0, 1, 2, 0], "here"), "more seats than players"),
+        (lambda: read.plays([{"seat": 0, "card": "HK"}] * 4, "here"), "more plays"),
+        (lambda: read.tricks([{}] * 6, "here"), "more than five tricks"),
+        (lambda: read.cut([{}] * 4, "here"), "more than three looks"),
+        (lambda: read.deal([], "here"), "expected an object with a field cut"),
+        (lambda: doc.read_object({"a": 1, "b": 2}, "here", ("a",)), "unknown field"),
+    ]
+    for call, message in cases:
+        with pytest.raises(FormatError, match=re.escape(message)):
+            call()
+
+
+def test_json_depth_ignores_brackets_inside_strings() -> None:
+    from bohmisch_watten._documents import json_depth, parse_json
+
+    assert json_depth('"[[[{"') == 0
+    assert json_depth('["[[", {"a": "\\"[["}]') == 2
+    assert json_depth("12") == 0
+    assert parse_json('{"a": ["[", 1]}', "x", max_chars=100, max_depth=2) == {"a": ["[", 1]}
+    with pytest.raises(FormatError, match="x is nested 2 levels deep, limit 1"):
+        parse_json('{"a": []}', "x", max_chars=100, max_depth=1)
+    with pytest.raises(FormatError, match="x: field 'a' appears twice"):
+        parse_json('{"a": 1, "a": 1}', "x", max_chars=100, max_depth=2)
+    with pytest.raises(FormatError, match="x is too large"):
+        parse_json("[1, 2]", "x", max_chars=5, max_depth=2)
+
+
+def test_an_action_document_must_hold_an_object() -> None:
+    document = json.dumps({"format": "bohmisch_watten.action", "version": 1, "action": [1]})
+    with pytest.raises(FormatError, match="action: expected an object, got an array"):
+        from_json(document)
