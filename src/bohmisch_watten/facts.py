@@ -8,7 +8,7 @@ state and a seat's view can never describe the public part of a deal differently
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from .cards import DECK, Card, Suit
 from .summary import Trick
@@ -30,20 +30,15 @@ class DealFacts:
 
     __slots__ = ()
 
+    # The view's private fields, read by the default compact properties below; the
+    # state keeps the same facts in public compact fields and overrides them.
     _trick: Plays
     _tricks: tuple[PlayedTrick, ...]
     _tricks_won: tuple[int, ...]
-
-    if TYPE_CHECKING:  # fields of the subclass, or read-only properties of the state
-
-        @property
-        def _trump(self) -> int: ...
-        @property
-        def _took_trump(self) -> bool: ...
-        @property
-        def _folded(self) -> tuple[bool, ...]: ...
-        @property
-        def _exchanged(self) -> tuple[int, ...]: ...
+    _trump: int
+    _took_trump: bool
+    _folded: tuple[bool, ...]
+    _exchanged: tuple[int, ...]
 
     # -------------------------------------------------- the compact form, read-only
     # Cards as indices 0–31 (``Card.index``), so that other modules (documents, bots,
@@ -85,12 +80,14 @@ class DealFacts:
 
         It stays the trump card for the whole deal, even after the dealer took it (R19).
         """
-        return DECK[self._trump] if self._trump >= 0 else None
+        trump = self.trump_index
+        return DECK[trump] if trump >= 0 else None
 
     @property
     def trump_suit(self) -> Suit | None:
         """The trump suit of this deal (R16), None before the trump card is turned."""
-        return SUITS[self._trump >> 3] if self._trump >= 0 else None
+        trump = self.trump_index
+        return SUITS[trump >> 3] if trump >= 0 else None
 
     @property
     def trump_card_taken(self) -> bool:
@@ -105,22 +102,22 @@ class DealFacts:
     @property
     def exchanged(self) -> tuple[int | None, ...]:
         """Per seat, how many cards he exchanged; None if undecided or folded (R23)."""
-        return tuple([None if k < 0 else k for k in self._exchanged])
+        return tuple([None if k < 0 else k for k in self.exchange_counts])
 
     @property
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The current trick: ``(seat, card)`` pairs, leader first."""
-        return tuple([CARD_PAIRS[seat][i] for seat, i in self._trick])
+        return tuple([CARD_PAIRS[seat][i] for seat, i in self.trick_plays])
 
     @property
     def cards_in_trick(self) -> int:
         """How many cards lie in the current trick (cheaper than ``len(trick)``)."""
-        return len(self._trick)
+        return len(self.trick_plays)
 
     @property
     def tricks_completed(self) -> int:
         """How many tricks of this deal are complete (cheaper than ``len(tricks)``)."""
-        return len(self._tricks)
+        return len(self.played_tricks)
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
@@ -129,7 +126,7 @@ class DealFacts:
         return tuple(
             [
                 Trick(tuple([pairs[s][i] for s, i in plays]), winner)
-                for plays, winner in self._tricks
+                for plays, winner in self.played_tricks
             ]
         )
 
