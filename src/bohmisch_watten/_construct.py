@@ -20,8 +20,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ._history import Node
-from ._layout import DealFields, GameFields, fresh_deal, last_deal_of
+from ._layout import fresh_deal, last_deal_of
 from .actions import Action
+from .facts import DealFields, GameFields
 from .phase import Phase
 from .position import Position
 from .summary import PastDeals

@@ -6,7 +6,7 @@ the destination (``decide``) and builds the one new state with
 the cheapest way to make a frozen instance.  Where the machine's guard has already
 worked something out, the effect uses its conclusion: the play that completes the
 deal (``dest is SCORE``) is known to complete its trick, and the scoring reads the
-:class:`~bohmisch_watten._layout.DealScore` the guard ``game_ends`` computed and kept
+:class:`~bohmisch_watten.facts.DealScore` the guard ``game_ends`` computed and kept
 on the state.
 
 The explainers (``*_problem``, :func:`wrong_phase`) run on the error path only, so they
@@ -18,13 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, cast
 
 from ._construct import make
-from ._layout import STOCK_LIMIT, DealFields, GameFields, fresh_deal
+from ._layout import STOCK_LIMIT, fresh_deal
 from ._legal import INDEX_OF_ID, fold_forbidden_by, pack_problem
 from .actions import Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .cards import DECK, Suit
 from .dealing import cut_looker
 from .errors import IllegalActionError
-from .facts import SUITS
+from .facts import SUITS, DealFields, GameFields
 from .phase import Phase
 from .phases import Decider
 from .rules import Schleck

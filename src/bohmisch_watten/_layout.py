@@ -8,7 +8,8 @@ card, the commonest action by far, copies one reference for each group.
 
 Both groups are public, read-only, as ``state.deal_fields`` and ``state.game_fields``
 (cards as indices, ``Card.index``; sets of cards as bitmasks), so that other modules
-read the compact form without private fields.
+read the compact form without private fields; their types live in the public
+:mod:`~bohmisch_watten.facts`.
 
 Also here: the position a finished game gives, worked out once for the state, the view
 and the state builder (R4, R34).
@@ -16,12 +17,12 @@ and the state builder (R4, R34).
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
+from .facts import DealFields, DealScore, GameFields
 from .position import Position
 from .rules import Rules
 from .seats import left_of, right_of
-from .summary import PastDeals
 
 __all__ = [
     "STOCK_LIMIT",
@@ -35,53 +36,6 @@ __all__ = [
 
 STOCK_LIMIT: Final = 3
 """R18: a player who is not the dealer exchanges at most 3 cards with the stock."""
-
-
-class DealFields(NamedTuple):
-    """The fields of the deal in progress that change a few times a deal (R11–R21).
-
-    Never on a card played, so playing a card copies this one reference.
-    """
-
-    pack: tuple[int, ...]
-    """The undealt cards, top first; the stock once dealt (R15)."""
-    trump: int
-    """The trump card's index, -1 before it is turned (R15)."""
-    took_trump: bool
-    """Whether the dealer took the trump card (R19)."""
-    folded: tuple[bool, ...]
-    """Per seat, whether he folded (R18)."""
-    exchanged: tuple[int, ...]
-    """Per seat, how many cards he exchanged, -1 if undecided or folded."""
-    discards: tuple[int, ...]
-    """Per seat, the bitmask of the cards he discarded."""
-    cut: tuple[tuple[int, int, bool], ...]
-    """The cutting ritual: ``(seat who looked, card index, taken)`` (R12, R13)."""
-
-
-class GameFields(NamedTuple):
-    """The fields that change once a deal, at the score, and where the history starts."""
-
-    num_players: int
-    rules: Rules
-    dealer: int
-    deal_number: int
-    scores: tuple[int, ...]
-    start: Position
-    """The position the state's history starts from."""
-    past: PastDeals
-    """The public record of the finished deals, shared with the parent state."""
-
-
-class DealScore(NamedTuple):
-    """What the tricks won give once the deal is scored (R28–R34)."""
-
-    points: tuple[int, ...]
-    """Per seat, the points of the deal (R28–R30), before the goal rules."""
-    scores: tuple[int, ...]
-    """Per seat, the score once they are posted (R31–R33)."""
-    winners: tuple[int, ...]
-    """The seats that win the game with these scores; empty if the game goes on (R34)."""
 
 
 def fresh_deal(

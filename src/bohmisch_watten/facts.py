@@ -1,5 +1,8 @@
 """The public facts of the deal in progress, shared by GameState and PlayerView.
 
+Also the types of the state's compact field groups (:class:`DealFields`,
+:class:`GameFields`) and of its :attr:`~bohmisch_watten.GameState.deal_score`.
+
 Both classes keep the same compact fields for what everybody at the table sees —
 the trump card, who folded, how many cards each exchanged, the tricks — and turn them
 into :class:`Card` objects the same way.  Keeping those properties here means a full
@@ -8,17 +11,66 @@ state and a seat's view can never describe the public part of a deal differently
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 from .cards import DECK, Card, Suit
-from .summary import Trick
+from .position import Position
+from .rules import Rules
+from .summary import PastDeals, Trick
 from .tricks import PlayedTrick, Plays
 
-__all__ = ["DealFacts"]
+__all__ = ["DealFacts", "DealFields", "DealScore", "GameFields"]
 
 CARD_PAIRS: Final = tuple(tuple((seat, card) for card in DECK) for seat in range(4))
 """Shared ``(seat, Card)`` pairs, so listing a trick allocates no pair tuples."""
 SUITS: Final = tuple(Suit)
+
+
+class DealFields(NamedTuple):
+    """The fields of the deal in progress that change a few times a deal (R11–R21).
+
+    Never on a card played, so playing a card copies this one reference.
+    """
+
+    pack: tuple[int, ...]
+    """The undealt cards, top first; the stock once dealt (R15)."""
+    trump: int
+    """The trump card's index, -1 before it is turned (R15)."""
+    took_trump: bool
+    """Whether the dealer took the trump card (R19)."""
+    folded: tuple[bool, ...]
+    """Per seat, whether he folded (R18)."""
+    exchanged: tuple[int, ...]
+    """Per seat, how many cards he exchanged, -1 if undecided or folded."""
+    discards: tuple[int, ...]
+    """Per seat, the bitmask of the cards he discarded."""
+    cut: tuple[tuple[int, int, bool], ...]
+    """The cutting ritual: ``(seat who looked, card index, taken)`` (R12, R13)."""
+
+
+class GameFields(NamedTuple):
+    """The fields that change once a deal, at the score, and where the history starts."""
+
+    num_players: int
+    rules: Rules
+    dealer: int
+    deal_number: int
+    scores: tuple[int, ...]
+    start: Position
+    """The position the state's history starts from."""
+    past: PastDeals
+    """The public record of the finished deals, shared with the parent state."""
+
+
+class DealScore(NamedTuple):
+    """What the tricks won give once the deal is scored (R28–R34)."""
+
+    points: tuple[int, ...]
+    """Per seat, the points of the deal (R28–R30), before the goal rules."""
+    scores: tuple[int, ...]
+    """Per seat, the score once they are posted (R31–R33)."""
+    winners: tuple[int, ...]
+    """The seats that win the game with these scores; empty if the game goes on (R34)."""
 
 
 class DealFacts:

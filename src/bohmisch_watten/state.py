@@ -32,13 +32,13 @@ import attrs
 from . import _dispatch, _legal
 from ._construct import at_position, bind, build_state, make, restore_state
 from ._history import Node, history_tuple
-from ._layout import DealFields, DealScore, GameFields, final_position
+from ._layout import final_position
 from .actions import Action, Shuffle
 from .cards import DECK, Card
 from .checks import check_instance, check_int, check_rng
 from .display import render_state
 from .errors import IllegalActionError
-from .facts import DealFacts
+from .facts import DealFacts, DealFields, DealScore, GameFields
 from .phase import Phase
 from .position import Position
 from .rules import Rules
@@ -81,8 +81,8 @@ class GameState(DealFacts):
     The compact form is public and read-only, as in python-chess (``board.pawns``):
     cards are indices 0–31 (``Card.index``) and sets of cards bitmasks (bit ``i`` for
     ``DECK[i]``).  ``hand_masks``, ``trick_plays``, ``played_tricks`` and ``tricks_won``
-    change with every card; ``deal_fields`` (:class:`~bohmisch_watten._layout.DealFields`)
-    a few times a deal; ``game_fields`` (:class:`~bohmisch_watten._layout.GameFields`)
+    change with every card; ``deal_fields`` (:class:`~bohmisch_watten.facts.DealFields`)
+    a few times a deal; ``game_fields`` (:class:`~bohmisch_watten.facts.GameFields`)
     once a deal; ``history_node`` is the history as a linked list.  Other modules read
     these, never private fields.
 
