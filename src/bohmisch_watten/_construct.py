@@ -26,7 +26,7 @@ from .facts import DealFields, GameFields
 from .phase import Phase
 from .position import Position
 from .summary import PastDeals
-from .tricks import PlayedTrick, Plays
+from .tricks import PlayedTrick, Plays, legal_play_mask
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -56,6 +56,7 @@ def make(
     tricks_won: tuple[int, ...],
     deal_fields: DealFields,
     game_fields: GameFields,
+    play_mask: int,
     history_node: Node | None,
 ) -> GameState:
     """``GameState(...)`` with the same arguments, at less than half the cost (the hot path)."""
@@ -68,6 +69,7 @@ def make(
     state.tricks_won = tricks_won
     state.deal_fields = deal_fields
     state.game_fields = game_fields
+    state.play_mask = play_mask
     state.history_node = history_node
     state.__class__ = _State
     return state  # type: ignore[no-any-return]
@@ -82,7 +84,7 @@ def at_position(position: Position) -> GameState:
             n, position.rules, position.dealer, position.deal_number, position.scores,
             position, _NO_DEALS,
         ),
-        None,
+        0, None,
     )  # fmt: skip
 
 
@@ -117,8 +119,12 @@ def build_state(
     dealer, deal_number = position.dealer, position.deal_number
     if phase is Phase.GAME_OVER:
         dealer, deal_number = last_deal_of(position)
+    hands = (0,) * n if hands is None else hands
+    mask = 0
+    if phase is Phase.PLAY and current_player is not None:
+        mask = legal_play_mask(hands[current_player], trick, trump >> 3, position.rules.must_head)
     return _State(  # type: ignore[no-any-return]
-        phase, current_player, (0,) * n if hands is None else hands, trick, tricks,
+        phase, current_player, hands, trick, tricks,
         (0,) * n if tricks_won is None else tricks_won,
         DealFields(
             pack, trump, took_trump, (False,) * n if folded is None else folded,
@@ -126,7 +132,7 @@ def build_state(
             (0,) * n if discards is None else discards, cut,
         ),
         GameFields(n, position.rules, dealer, deal_number, position.scores, position, past),
-        history,
+        mask, history,
     )  # fmt: skip
 
 
@@ -137,5 +143,11 @@ def restore_state(
     node: Node | None = None
     for seat, action in history:
         node = (node, seat, action)
+    if len(values) == 8:  # pickled by 0.3, before the play mask was kept
+        phase, seat, hands, trick, _, _, deal, game = values
+        mask = 0
+        if phase is Phase.PLAY and seat is not None:
+            mask = legal_play_mask(hands[seat], trick, deal[1] >> 3, game[1].must_head)
+        values = (*values, mask)
     construct: Callable[..., GameState] = _State
     return construct(*values, node)

@@ -122,7 +122,7 @@ def shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
     cut, seat = _first_look(state, pack, ())
     n = state.game_fields.num_players
     return make(
-        dest, seat, (0,) * n, (), (), (0,) * n, fresh_deal(n, pack, cut), state.game_fields,
+        dest, seat, (0,) * n, (), (), (0,) * n, fresh_deal(n, pack, cut), state.game_fields, 0,
         (state.history_node, None, action),
     )  # fmt: skip
 
@@ -148,7 +148,7 @@ def take_or_leave(
     return make(
         dest, nxt, hands, (), (), state.tricks_won,
         DealFields(pack, -1, False, deal.folded, deal.exchanged, deal.discards, cut),
-        state.game_fields, (state.history_node, seat, action),
+        state.game_fields, 0, (state.history_node, seat, action),
     )  # fmt: skip
 
 
@@ -175,7 +175,7 @@ def deal_cards(state: GameState, dest: Phase) -> GameState:
         DealFields(
             pack[pos:], trump, False, deal.folded, deal.exchanged, deal.discards, deal.cut
         ),
-        game, state.history_node,
+        game, 0, state.history_node,
     )  # fmt: skip
 
 
@@ -197,7 +197,7 @@ def fold(state: GameState, action: Fold, decide: Decider) -> GameState:
         dest, left_of(seat, state.game_fields.num_players), state.hand_masks, (), (),
         state.tricks_won,
         DealFields(deal.pack, deal.trump, False, folded, deal.exchanged, deal.discards, deal.cut),
-        state.game_fields, (state.history_node, seat, action),
+        state.game_fields, 0, (state.history_node, seat, action),
     )  # fmt: skip
 
 
@@ -256,13 +256,15 @@ def exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         if dest is Phase.PLAY
         else left_of(seat, game.num_players)
     )
+    hands = _replace(state.hand_masks, seat, hand)
     return make(
-        dest, nxt, _replace(state.hand_masks, seat, hand), (), (), state.tricks_won,
+        dest, nxt, hands, (), (), state.tricks_won,
         DealFields(
             pack[draws:], deal.trump, take, deal.folded, _replace(deal.exchanged, seat, size),
             _replace(deal.discards, seat, deal.discards[seat] | mask), deal.cut,
         ),
-        game, (state.history_node, seat, action),
+        game, hands[nxt] if dest is Phase.PLAY else 0,  # R24: the leader may lead any card
+        (state.history_node, seat, action),
     )  # fmt: skip
 
 
@@ -274,39 +276,43 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     seat = state.current_player
     assert seat is not None  # only the shuffle is chance (R11)
     card = action.card.index
-    hands = state.hand_masks
-    hand = hands[seat]
-    trick = state.trick_plays
-    deal = state.deal_fields
-    trump = deal.trump >> 3
-    if trick:  # R24: any card may lead; R25, R26 for the others
-        must_head = state.game_fields.rules.must_head
-        if not legal_play_mask(hand, trick, trump, must_head) >> card & 1:
-            raise IllegalActionError(
-                explain_illegal_play(seat, hand, card, trick, trump, must_head)
+    if not state.play_mask >> card & 1:  # R24: any card of the hand may lead; R25, R26
+        raise IllegalActionError(
+            explain_illegal_play(
+                seat, state.hand_masks[seat], card, state.trick_plays,
+                state.deal_fields.trump >> 3, state.game_fields.rules.must_head,
             )
-    elif not hand >> card & 1:
-        raise IllegalActionError(explain_illegal_play(seat, hand, card, trick, trump, True))
+        )  # fmt: skip
     dest = decide(state, action)
     assert dest is not None
-    hands = _replace(hands, seat, hand & ~(1 << card))
-    trick += _PLAY_SINGLES[seat][card]
+    hands = state.hand_masks
+    hands = _replace(hands, seat, hands[seat] & ~(1 << card))
+    trick = state.trick_plays + _PLAY_SINGLES[seat][card]
     tricks, won = state.played_tricks, state.tricks_won
+    deal = state.deal_fields
     folded = deal.folded
     # The guard completes_deal decided the fifth trick (dest SCORE); the others complete
     # when every active player has played to them (R24, R27).
     if dest is Phase.SCORE or len(trick) == folded.count(False):
-        winner = best_play(trick, trump)[0]
+        winner = best_play(trick, deal.trump >> 3)[0]
         tricks = (*tricks, (trick, winner))
         won = _replace(won, winner, won[winner] + 1)
         trick = ()
-        nxt: int | None = None if dest is Phase.SCORE else winner
+        if dest is Phase.SCORE:
+            nxt: int | None = None
+            mask = 0
+        else:
+            nxt = winner
+            mask = hands[winner]  # R24: the winner leads any card
     else:
         nxt = _LEFT[len(folded)][seat]
         if folded[nxt]:
             nxt = _next_active(folded, nxt)
+        mask = legal_play_mask(
+            hands[nxt], trick, deal.trump >> 3, state.game_fields.rules.must_head
+        )  # R25, R26: worked out once, for legal_actions() and for the check of the play
     return make(
-        dest, nxt, hands, trick, tricks, won, deal, state.game_fields,
+        dest, nxt, hands, trick, tricks, won, deal, state.game_fields, mask,
         (state.history_node, seat, action),
     )  # fmt: skip
 
@@ -346,6 +352,6 @@ def score(state: GameState, dest: Phase) -> GameState:
         dealer, deal_number = left_of(dealer, n), deal_number + 1  # R4
     return make(
         dest, None, (0,) * n, (), (), (0,) * n, fresh_deal(n),
-        GameFields(n, rules, dealer, deal_number, scores, start, past.append(summary)),
+        GameFields(n, rules, dealer, deal_number, scores, start, past.append(summary)), 0,
         state.history_node,
     )  # fmt: skip

@@ -17,7 +17,6 @@ from .exchange_options import exchange_options
 from .phase import Phase
 from .seats import right_of
 from .tables import FULL_DECK, bits
-from .tricks import legal_play_mask
 from .turns import seat_may_act
 
 if TYPE_CHECKING:
@@ -44,14 +43,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """
     phase = state.phase
     if phase is Phase.PLAY:
-        seat = state.current_player
-        assert seat is not None  # only the shuffle is chance (R11)
-        trick = state.trick_plays
-        mask = state.hand_masks[seat]
-        if trick:  # R24: the leader may lead any card
-            mask = legal_play_mask(
-                mask, trick, state.deal_fields.trump >> 3, state.game_fields.rules.must_head
-            )
+        mask = state.play_mask  # R24–R26, worked out when the state was made
         return (
             _PLAYS[0][mask & 255]
             + _PLAYS[1][mask >> 8 & 255]
@@ -127,15 +119,7 @@ def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bo
     if state.phase is Phase.DEAL:
         return isinstance(action, Shuffle) and pack_problem(action.pack) is None
     if isinstance(action, PlayCard) and state.phase is Phase.PLAY:
-        actor = state.current_player
-        assert actor is not None  # only the shuffle is chance (R11)
-        mask = legal_play_mask(
-            state.hand_masks[actor],
-            state.trick_plays,
-            state.deal_fields.trump >> 3,
-            state.game_fields.rules.must_head,
-        )
-        return bool(mask >> action.card.index & 1)
+        return bool(state.play_mask >> action.card.index & 1)
     return action in legal_actions(state)
 
 

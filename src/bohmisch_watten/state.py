@@ -119,6 +119,13 @@ class GameState(DealFacts):
     """The deal's pack, trump card, folds, exchanges, discards and cut, compact (R11–R21)."""
     game_fields: GameFields
     """Players, rules, dealer, deal number, scores, start position and finished deals."""
+    play_mask: int = attrs.field(eq=False, hash=False)
+    """In phase PLAY, the cards the player to act may play, as a bitmask (R24–R26); else 0.
+
+    Worked out once, when the state is made: :meth:`legal_actions` lists it and
+    :meth:`apply` checks a card against it.  It follows from the other fields, so it
+    takes no part in equality.
+    """
     history_node: Node | None = attrs.field(eq=history_tuple)
     """The history as a linked list ``(previous node, seat, action)``, newest first."""
     _hash: int = attrs.field(init=False, eq=False, repr=False, hash=False)
@@ -504,6 +511,7 @@ _FIELD_NAMES: Final = tuple(
     field.name for field in attrs.fields(GameState) if field.init and field.name != "history_node"
 )
 """The fields pickled as they are; the history (the last field) is flattened."""
+assert _FIELD_NAMES[-1] == "play_mask"  # restore_state() reads 0.3's pickles by this order
 
 
 class _Unfrozen(DealFacts):
