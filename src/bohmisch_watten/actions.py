@@ -140,13 +140,14 @@ class Exchange:
 
     discard: frozenset[Card] = attrs.field(converter=_to_card_set)
     take_trump_card: bool = attrs.field(default=False, validator=_check_bool)
-    _mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    discard_mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """The compact form of ``discard``: a bitmask of card indices (bit ``card.index``)."""
 
     def __attrs_post_init__(self) -> None:
         mask = 0
         for card in self.discard:
             mask |= 1 << card.index
-        object.__setattr__(self, "_mask", mask)
+        object.__setattr__(self, "discard_mask", mask)
 
     def __str__(self) -> str:
         parts = ["exchange", *(str(c) for c in sorted(self.discard))]

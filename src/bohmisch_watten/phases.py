@@ -10,7 +10,9 @@ table and the real machine agree for every phase, trigger and guard outcome.
 Guards are pure functions ``guard(state, action) -> bool`` of the state *before* the
 transition and the action that triggers it (``None`` for the automatic triggers
 ``deal`` and ``score``).  They read the state's public properties only, so this module
-needs nothing of :mod:`~bohmisch_watten.state` but its type.  The machine refers to them
+needs nothing of :mod:`~bohmisch_watten.state` but its type.  A guard that has to work
+something out leaves its conclusion where the effect finds it: ``game_ends`` decides on
+the state's kept ``deal_score``, which the scoring then posts.  The machine refers to them
 by name, the way a ``transitions`` model would; :data:`GUARDS` maps the names to the functions.
 """
 
@@ -22,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Final
 from transitions import Machine
 
 from .phase import Phase
-from .scoring import deal_points, game_result, post_scores
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -63,12 +64,12 @@ def completes_deal(state: GameState, action: object) -> bool:
 
 
 def game_ends(state: GameState, action: object) -> bool:
-    """Posting this deal's points ends the game (R31, R33, R34)."""
-    suit = state.trump_suit
-    assert suit is not None  # a deal is scored only after the trump card was turned (R15)
-    points = deal_points(state.tricks_won, state.folded, suit, state.rules)
-    winners, _ = game_result(post_scores(state.scores, points, state.rules), state.rules)
-    return bool(winners)
+    """Posting this deal's points ends the game (R31, R33, R34).
+
+    Decided on the state's :attr:`~bohmisch_watten.GameState.deal_score`, which the
+    state keeps: the scoring that follows posts that same score, not a recomputed one.
+    """
+    return bool(state.deal_score.winners)
 
 
 GUARDS: Final[Mapping[str, Guard]] = {

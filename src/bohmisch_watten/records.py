@@ -51,8 +51,11 @@ from typing import Final
 
 import attrs
 
+from ._construct import build_state
 from ._documents import DealReader, parse_json, summary_to_dict
+from ._history import deal_actions, exchange_action
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
+from .cards import DECK
 from .errors import FormatError, IllegalActionError
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
 from .phase import Phase
@@ -61,7 +64,7 @@ from .rules import Rules
 from .sampling import DealInfo, Plan
 from .scoring import game_result
 from .seats import left_of
-from .state import GameState, _build_state, _Node, new_game
+from .state import GameState, new_game
 from .summary import DealSummary, PastDeals
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "load_record", "replay"]
@@ -262,7 +265,7 @@ def _initial_state(record: GameRecord) -> GameState:
     problem = past_problem(past, record.start, phase)
     if problem is not None:
         raise FormatError(f"record past: {problem}")
-    return _build_state(position=record.start, past=past, phase=phase)
+    return build_state(position=record.start, past=past, phase=phase)
 
 
 def load_record(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameRecord:
@@ -460,7 +463,7 @@ def past_problem(past: PastDeals, position: Position, phase: Phase) -> str | Non
         )
         if not follows:
             return "the current deal does not follow the last recorded deal"
-        if final != bool(_build_state(position=position, phase=Phase.GAME_OVER).winners):
+        if final != bool(build_state(position=position, phase=Phase.GAME_OVER).winners):
             return "the game's end does not agree with the scores (R31-R34)"
     return None
 
@@ -485,14 +488,13 @@ def public_replay(start: Position, deal: DealSummary) -> DealSummary | None:
         tricks, (), stock - draws, -1, 0, 0, (),
     )  # fmt: skip
     world = Plan(info).draw(random.Random(0))
-    from .views import _deal_nodes  # TODO(integrator): from the deal walk's own module
-
-    node: _Node | None = _deal_nodes(None, info, world.pack, world.discards)
-    actions = []
-    while node is not None:
-        actions.append(node[2])
-        node = node[0]
-    state = _build_state(position=start)
-    for action in reversed(actions):
+    dealer, took = info.dealer, info.took_trump
+    state = build_state(position=start)
+    for _, action in deal_actions(
+        info,
+        Shuffle(tuple([DECK[i] for i in world.pack])),
+        lambda q: exchange_action(q, dealer, took, world.discards[q]),
+    ):
+        assert action is not None  # every card is known in a sampled world
         state = state.apply(action)
     return state.last_deal

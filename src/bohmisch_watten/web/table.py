@@ -24,7 +24,7 @@ from ..notation import parse_action
 from ..phase import Phase
 from ..rules import Rules
 from ..state import GameState, new_game, next_game
-from ..tricks import winning_play
+from ..tricks import trick_winner
 from ..views import PlayerView
 from . import players
 from .narrate import narrate
@@ -280,10 +280,7 @@ class Table:
 
 def winning_seat(view: PlayerView) -> int | None:
     """Who is winning the trick on the table so far (R27), None with no trick."""
-    trick = view.trick
-    if not trick or view.trump_suit is None:
-        return None
-    return winning_play(trick, view.trump_suit)[0]
+    return trick_winner(view.trick, view.trump_suit)
 
 
 def offered_card(view: PlayerView) -> str | None:
