@@ -92,7 +92,10 @@ from .phase import Phase
 from .position import Position
 from .records import GameRecord, past_problem, replay
 from .rules import RULE_TYPES, Rules, rules_values
+from .sampling import CutEntry
 from .state import GameState
+from .tables import bits
+from .tricks import Plays
 from .views import PlayerView
 
 __all__ = [
@@ -358,11 +361,19 @@ def _state_from_doc(doc: dict[str, JSON]) -> GameState:
 # ------------------------------------------------------------------------ views
 
 
-def _cut_dict(cut: tuple[tuple[int, Card | None, bool, bool], ...]) -> list[dict[str, JSON]]:
+def _codes(mask: int) -> list[JSON]:
+    return [str(DECK[i]) for i in bits(mask)]
+
+
+def _index_plays(plays: Plays) -> list[JSON]:
+    return [{"seat": seat, "card": str(DECK[card])} for seat, card in plays]
+
+
+def _cut_dict(cut: tuple[CutEntry, ...]) -> list[dict[str, JSON]]:
     return [
         {
             "seat": seat,
-            "card": None if card is None else str(card),
+            "card": str(DECK[card]) if card >= 0 else None,
             "taken": taken,
             "critical": critical,
         }
@@ -377,7 +388,7 @@ def view_to_dict(view: PlayerView) -> dict[str, JSON]:
     sorted in card order; draws keep the order drawn.
     """
     last = view.last_deal
-    trump = view.trump_card
+    trump = view.trump_index  # the compact public reads: indices and masks
     return {
         "player": view.player,
         "num_players": view.num_players,
@@ -387,18 +398,20 @@ def view_to_dict(view: PlayerView) -> dict[str, JSON]:
         "deal_number": view.deal_number,
         "scores": list(view.scores),
         "current_player": view.current_player,
-        "hand": _cards(view.hand),
-        "discards": _cards(view.discards),
-        "draws": _cards(view.draws),
-        "cut": _cut_dict(view.cut_cards),
-        "trump_card": None if trump is None else str(trump),
+        "hand": _codes(view.hand_mask),
+        "discards": _codes(view.discard_mask),
+        "draws": [str(DECK[i]) for i in view.draw_indices],
+        "cut": _cut_dict(view.cut_entries),
+        "trump_card": str(DECK[trump]) if trump >= 0 else None,
         "trump_card_taken": view.trump_card_taken,
         "folded": list(view.folded),
         "exchanged": list(view.exchanged),
         "stock_size": view.stock_size,
         "hand_sizes": list(view.hand_sizes),
-        "trick": _plays(view.trick),
-        "tricks": [{"plays": _plays(t.plays), "winner": t.winner} for t in view.tricks],
+        "trick": _index_plays(view.trick_plays),
+        "tricks": [
+            {"plays": _index_plays(plays), "winner": winner} for plays, winner in view.played_tricks
+        ],
         "tricks_won": list(view.tricks_won),
         "legal_actions": [str(a) for a in view.legal_actions()],
         "last_deal": None if last is None else summary_to_dict(last),
