@@ -60,10 +60,9 @@ def dealer_decides(state: GameState, action: object) -> bool:
 
 def completes_deal(state: GameState, action: object) -> bool:
     """This card completes the fifth trick (R24)."""
-    return (
-        len(state.played_tricks) == 4
-        and len(state.trick_plays) + 1 == state.deal_fields.folded.count(False)
-    )
+    return len(state.played_tricks) == 4 and len(
+        state.trick_plays
+    ) + 1 == state.deal_fields.folded.count(False)
 
 
 def game_ends(state: GameState, action: object) -> bool:
