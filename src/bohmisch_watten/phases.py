@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from transitions import Machine
 
-from .phase import Phase
+from .phase import Phase  # also importable from here, as before (documented in phase)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -38,7 +38,6 @@ __all__ = [
     "Decider",
     "Guard",
     "Option",
-    "Phase",
     "compile_decider",
     "resolve",
 ]

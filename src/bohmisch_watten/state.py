@@ -266,7 +266,11 @@ class GameState(DealFacts):
 
     @property
     def discards(self) -> tuple[tuple[Card, ...], ...]:
-        """Per seat, the cards he discarded in the exchange (hidden from others, R23)."""
+        """Per seat, the cards he discarded in the exchange (hidden from others, R23).
+
+        Every seat's, as the state knows every card;
+        :attr:`PlayerView.discards <bohmisch_watten.PlayerView.discards>` is the seat's own.
+        """
         return tuple(tuple(DECK[i] for i in bits(m)) for m in self.deal_fields.discards)
 
     @property
@@ -274,6 +278,9 @@ class GameState(DealFacts):
         """The cutting ritual so far: ``(seat who looked, card, taken)`` in order (R12, R13).
 
         A taken card is public; a card looked at and not taken is known only to that seat.
+        The state knows every card, so each entry has three fields;
+        :attr:`PlayerView.cut_cards <bohmisch_watten.PlayerView.cut_cards>` adds a fourth
+        (whether it was a Critical) because a card hidden from that seat is None there.
         """
         return tuple((seat, DECK[i], taken) for seat, i, taken in self.deal_fields.cut)
 
