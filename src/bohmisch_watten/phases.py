@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from transitions import Machine
 
-from .phase import Phase  # also importable from here, as before (documented in phase)
+from .phase import Phase as Phase  # re-exported: importable from here, as before
 
 if TYPE_CHECKING:
     from .state import GameState
