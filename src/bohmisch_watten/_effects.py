@@ -292,8 +292,9 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         )  # fmt: skip
     dest = decide(state, action)
     assert dest is not None
-    hands = state.hand_masks
-    hands = _replace(hands, seat, hands[seat] & ~(1 << card))
+    copy = list(state.hand_masks)  # _replace() inlined: this is the hottest path
+    copy[seat] &= ~(1 << card)
+    hands = tuple(copy)
     trick = state.trick_plays + _PLAY_SINGLES[seat][card]
     tricks, won = state.played_tricks, state.tricks_won
     deal = state.deal_fields
