@@ -54,7 +54,7 @@ from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, T
 from .errors import FormatError, IllegalActionError
 from .jsonread import _DealReader, json_depth, summary_to_dict
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
-from .phase import Phase
+from .phases import Phase
 from .position import Position
 from .rules import Rules
 from .scoring import game_result

@@ -85,7 +85,7 @@ from .jsonread import (
     summary_to_dict,
 )
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action
-from .phase import Phase
+from .phases import Phase
 from .position import Position
 from .records import GameRecord, replay
 from .rules import Rules
