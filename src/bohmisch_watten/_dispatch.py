@@ -28,19 +28,21 @@ _Effect = Callable[["GameState", Any, Decider], "GameState"]
 _AutoEffect = Callable[["GameState", Phase], "GameState"]
 
 
-def _handler(trigger: str, effect: _Effect) -> tuple[str, _Effect, dict[Phase, Decider]]:
-    """An action type's trigger, effect and the compiled machine's entries for it by phase."""
-    return trigger, effect, {phase: d for (phase, t), d in DECIDERS.items() if t == trigger}
-
-
-_HANDLERS: Final[dict[type, tuple[str, _Effect, dict[Phase, Decider]]]] = {
-    PlayCard: _handler("play", effects.play),
-    Exchange: _handler("exchange", effects.exchange),
-    Fold: _handler("fold", effects.fold),
-    TakeCritical: _handler("take", effects.take_or_leave),
-    LeaveCritical: _handler("leave", effects.take_or_leave),
-    Shuffle: _handler("shuffle", effects.shuffle),
+_EFFECTS: Final[dict[type, tuple[str, _Effect]]] = {
+    PlayCard: ("play", effects.play),
+    Exchange: ("exchange", effects.exchange),
+    Fold: ("fold", effects.fold),
+    TakeCritical: ("take", effects.take_or_leave),
+    LeaveCritical: ("leave", effects.take_or_leave),
+    Shuffle: ("shuffle", effects.shuffle),
 }
+"""Each action type's trigger in :data:`~bohmisch_watten.phases.TRANSITIONS` and effect."""
+
+_STEPS: Final[dict[type, dict[Phase, tuple[_Effect, Decider]]]] = {
+    kind: {phase: (effect, d) for (phase, t), d in DECIDERS.items() if t == trigger}
+    for kind, (trigger, effect) in _EFFECTS.items()
+}
+"""``_STEPS[action type][phase]``: the effect and the compiled machine's entry for it."""
 _AUTO_EFFECTS: Final[dict[str, _AutoEffect]] = {"deal": effects.deal_cards, "score": effects.score}
 _AUTO: Final[dict[Phase, tuple[Decider, _AutoEffect]]] = {
     phase: (DECIDERS[(phase, trigger)], _AUTO_EFFECTS[trigger])
@@ -91,17 +93,17 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     """
     if seat is not None and not seat_may_act(seat, state.current_player, state.num_players):
         raise IllegalActionError(turn_message(state.phase, state.current_player, seat))
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
+    steps = _STEPS.get(type(action))
+    if steps is None:
         raise IllegalActionError(
             f"not an action: {action!r:.60} ({type(action).__name__}); expected "
             "Shuffle, TakeCritical, LeaveCritical, Fold, Exchange or PlayCard"
         )
-    trigger, effect, deciders = handler
-    decide = deciders.get(state.phase)
-    if decide is None:
+    step = steps.get(state.phase)
+    if step is None:
+        trigger = _EFFECTS[type(action)][0]
         raise IllegalActionError(effects.wrong_phase(state, trigger, action))
-    state = effect(state, action, decide)
+    state = step[0](state, action, step[1])
     auto = _AUTO.get(state.phase)
     while auto is not None:
         dest = auto[0](state, None)

@@ -47,6 +47,15 @@ __all__ = [
     "wrong_phase",
 ]
 
+# The phases as module constants: ``Phase.PLAY`` looks the member up on the enum class
+# at every use (a slow attribute access in CPython 3.11), a constant is one global read.
+_GAME_OVER: Final = Phase.GAME_OVER
+_PLAY: Final = Phase.PLAY
+_SCORE: Final = Phase.SCORE
+_HEARTS: Final = Suit.HEARTS
+_NO_RITUAL: Final = Schleck.NONE
+
+
 _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
 """Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
 _PLAY_SINGLES: Final = tuple(tuple((pair,) for pair in pairs) for pairs in _PLAY_PAIRS)
@@ -67,7 +76,7 @@ _WHERE: Final = {
 
 def wrong_phase(state: GameState, trigger: str, action: object) -> str:
     """Why ``action`` (of ``trigger``) cannot be taken in this phase, naming the rule."""
-    if state.phase is Phase.GAME_OVER:
+    if state.phase is _GAME_OVER:
         return "R31: the game is over; no action can be applied"
     rule, where = _WHERE[trigger]
     name = type(action).__name__
@@ -103,7 +112,7 @@ def _first_look(
     game = state.game_fields
     schleck = game.rules.schleck
     step = len(cut)
-    if schleck is Schleck.NONE or step >= 3 or (cut and not cut[-1][2]):
+    if schleck is _NO_RITUAL or step >= 3 or (cut and not cut[-1][2]):
         return cut, None
     seat = cut_looker(step, game.dealer, game.num_players, schleck)
     card = pack[-1]
@@ -252,9 +261,7 @@ def exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         hand |= 1 << deal.trump
     # R24: after the dealer, forehand leads, or the first active player after him.
     nxt = (
-        _next_active(deal.folded, game.dealer)
-        if dest is Phase.PLAY
-        else left_of(seat, game.num_players)
+        _next_active(deal.folded, game.dealer) if dest is _PLAY else left_of(seat, game.num_players)
     )
     hands = _replace(state.hand_masks, seat, hand)
     return make(
@@ -263,7 +270,7 @@ def exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
             pack[draws:], deal.trump, take, deal.folded, _replace(deal.exchanged, seat, size),
             _replace(deal.discards, seat, deal.discards[seat] | mask), deal.cut,
         ),
-        game, hands[nxt] if dest is Phase.PLAY else 0,  # R24: the leader may lead any card
+        game, hands[nxt] if dest is _PLAY else 0,  # R24: the leader may lead any card
         (state.history_node, seat, action),
     )  # fmt: skip
 
@@ -285,20 +292,21 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         )  # fmt: skip
     dest = decide(state, action)
     assert dest is not None
-    hands = state.hand_masks
-    hands = _replace(hands, seat, hands[seat] & ~(1 << card))
+    copy = list(state.hand_masks)  # _replace() inlined: this is the hottest path
+    copy[seat] &= ~(1 << card)
+    hands = tuple(copy)
     trick = state.trick_plays + _PLAY_SINGLES[seat][card]
     tricks, won = state.played_tricks, state.tricks_won
     deal = state.deal_fields
     folded = deal.folded
     # The guard completes_deal decided the fifth trick (dest SCORE); the others complete
     # when every active player has played to them (R24, R27).
-    if dest is Phase.SCORE or len(trick) == folded.count(False):
+    if dest is _SCORE or len(trick) == folded.count(False):
         winner = best_play(trick, deal.trump >> 3)[0]
         tricks = (*tricks, (trick, winner))
         won = _replace(won, winner, won[winner] + 1)
         trick = ()
-        if dest is Phase.SCORE:
+        if dest is _SCORE:
             nxt: int | None = None
             mask = 0
         else:
@@ -342,13 +350,13 @@ def score(state: GameState, dest: Phase) -> GameState:
         tricks_won=state.tricks_won,
         points=tuple([a - b for a, b in zip(scores, before, strict=True)]),
         scores=scores,
-        doubled=trump_suit == Suit.HEARTS and rules.hearts_double,
+        doubled=trump_suit == _HEARTS and rules.hearts_double,
         cut=tuple(
             (seat, DECK[card] if taken else None, taken, bool(CRITICAL_MASK >> card & 1))
             for seat, card, taken in deal.cut
         ),  # R13: a card looked at and not taken stays that seat's secret
     )
-    if dest is not Phase.GAME_OVER:
+    if dest is not _GAME_OVER:
         dealer, deal_number = left_of(dealer, n), deal_number + 1  # R4
     return make(
         dest, None, (0,) * n, (), (), (0,) * n, fresh_deal(n),

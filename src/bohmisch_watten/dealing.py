@@ -23,6 +23,7 @@ from .seats import right_of, seat_order
 __all__ = ["cut_looker", "deal_pack"]
 
 _DEFAULT_RULES = Rules()
+_CUTTER_ONLY = Schleck.CUTTER_ONLY  # a constant: an enum member read off its class is slow
 
 
 def _cards(value: object, name: str) -> list[Card]:
@@ -45,7 +46,7 @@ def cut_looker(step: int, dealer: int, num_players: int, schleck: Schleck) -> in
     :func:`deal_pack` both ask this function, so they cannot disagree.
     """
     cutter = right_of(dealer, num_players)
-    return cutter if schleck is Schleck.CUTTER_ONLY or step % 2 == 0 else dealer
+    return cutter if schleck is _CUTTER_ONLY or step % 2 == 0 else dealer
 
 
 def deal_pack(

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from transitions import Machine
 
-from .phase import Phase
+from .phase import Phase as Phase  # re-exported: importable from here, as before
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -38,7 +38,6 @@ __all__ = [
     "Decider",
     "Guard",
     "Option",
-    "Phase",
     "compile_decider",
     "resolve",
 ]
@@ -60,7 +59,9 @@ def dealer_decides(state: GameState, action: object) -> bool:
 
 def completes_deal(state: GameState, action: object) -> bool:
     """This card completes the fifth trick (R24)."""
-    return state.tricks_completed == 4 and state.cards_in_trick + 1 == state.folded.count(False)
+    return len(state.played_tricks) == 4 and len(
+        state.trick_plays
+    ) + 1 == state.deal_fields.folded.count(False)
 
 
 def game_ends(state: GameState, action: object) -> bool:

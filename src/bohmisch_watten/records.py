@@ -58,7 +58,7 @@ from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, T
 from .cards import DECK
 from .errors import FormatError, IllegalActionError
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
-from .phase import Phase
+from .phases import Phase
 from .position import Position
 from .rules import Rules
 from .sampling import DealInfo, Plan

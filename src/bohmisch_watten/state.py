@@ -55,6 +55,12 @@ if TYPE_CHECKING:
 
 __all__ = ["GameState", "new_game", "next_game"]
 
+# The phases as module constants: ``Phase.PLAY`` looks the member up on the enum class
+# at every use (a slow attribute access in CPython 3.11), a constant is one global read.
+_DEAL: Final = Phase.DEAL
+_GAME_OVER: Final = Phase.GAME_OVER
+
+
 _DEFAULT_RULES: Final = Rules()
 
 
@@ -227,12 +233,12 @@ class GameState(DealFacts):
     @property
     def is_chance_node(self) -> bool:
         """True when the next action is chance's: a :class:`Shuffle` (R11)."""
-        return self.phase is Phase.DEAL
+        return self.phase is _DEAL
 
     @property
     def is_terminal(self) -> bool:
         """True when the game is over (R31–R34)."""
-        return self.phase is Phase.GAME_OVER
+        return self.phase is _GAME_OVER
 
     @property
     def forehand(self) -> int:
@@ -261,7 +267,11 @@ class GameState(DealFacts):
 
     @property
     def discards(self) -> tuple[tuple[Card, ...], ...]:
-        """Per seat, the cards he discarded in the exchange (hidden from others, R23)."""
+        """Per seat, the cards he discarded in the exchange (hidden from others, R23).
+
+        Every seat's, as the state knows every card;
+        :attr:`PlayerView.discards <bohmisch_watten.PlayerView.discards>` is the seat's own.
+        """
         return tuple(tuple(DECK[i] for i in bits(m)) for m in self.deal_fields.discards)
 
     @property
@@ -269,6 +279,9 @@ class GameState(DealFacts):
         """The cutting ritual so far: ``(seat who looked, card, taken)`` in order (R12, R13).
 
         A taken card is public; a card looked at and not taken is known only to that seat.
+        The state knows every card, so each entry has three fields;
+        :attr:`PlayerView.cut_cards <bohmisch_watten.PlayerView.cut_cards>` adds a fourth
+        (whether it was a Critical) because a card hidden from that seat is None there.
         """
         return tuple((seat, DECK[i], taken) for seat, i, taken in self.deal_fields.cut)
 
@@ -283,14 +296,14 @@ class GameState(DealFacts):
     @property
     def winners(self) -> tuple[int, ...]:
         """The winning seats once the game is over, else empty (R34)."""
-        if self.phase is not Phase.GAME_OVER:
+        if self.phase is not _GAME_OVER:
             return ()
         return game_result(self.scores, self.rules)[0]
 
     @property
     def losers(self) -> tuple[int, ...]:
         """The losing seats once the game is over, else empty (R34)."""
-        if self.phase is not Phase.GAME_OVER:
+        if self.phase is not _GAME_OVER:
             return ()
         return game_result(self.scores, self.rules)[1]
 
@@ -338,7 +351,7 @@ class GameState(DealFacts):
             >>> str(new_game(3, dealer=1).position)
             'p3/d1/n1/s20.20.20/f000/default'
         """
-        if self.phase is Phase.GAME_OVER:
+        if self.phase is _GAME_OVER:
             game = self.game_fields
             return final_position(
                 game.num_players, game.rules, game.dealer, game.deal_number, game.scores,
@@ -427,7 +440,7 @@ class GameState(DealFacts):
             IllegalActionError: if this is not a chance node.
         """
         check_rng(rng, "sample_chance(rng)")
-        if self.phase is not Phase.DEAL:
+        if self.phase is not _DEAL:
             raise IllegalActionError(f"R11: not a chance node (phase {self.phase.name})")
         pack = list(DECK)
         rng.shuffle(pack)
@@ -476,7 +489,7 @@ class GameState(DealFacts):
         from .records import GameRecord
 
         start = self.start_position
-        played = self.deal_number - start.deal_number + (self.phase is Phase.GAME_OVER)
+        played = self.deal_number - start.deal_number + (self.phase is _GAME_OVER)
         past = tuple(self.past_deals)
         past = past[: len(past) - played]  # the deals before the start, not in the history
         return GameRecord(

@@ -88,8 +88,12 @@ def legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: boo
         follow = hand & TRUMP_MASK[trump]  # R25.2: void in a plain suit, must trump
     if not follow:
         return hand  # R25.4: neither the suit led nor a trump
-    if must_head:
-        winning = best_play(trick, trump)[1]
+    if must_head:  # best_play() inlined: this runs for every card played to a trick
+        strength = STRENGTH[trump][led]
+        winning = trick[0][1]
+        for play in trick[1:]:
+            if strength[play[1]] > strength[winning]:
+                winning = play[1]
         heading = follow & BEATS[trump][led][winning]
         if heading:
             return heading  # R25.1-3: head / overtrump when possible

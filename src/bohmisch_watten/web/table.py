@@ -27,7 +27,7 @@ from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
 from . import players
-from .narrate import narrate
+from .narrate import narrate_events
 
 __all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "Seat", "Table", "TableError"]
 
@@ -175,8 +175,9 @@ class Table:
         self.state = after = before.apply(action, seat=seat)  # refuses another seat's turn
         for observer in range(len(self.seats)):
             names = self.names_for(observer)
-            self.logs[observer].extend(narrate(before, seat, action, after, observer, names))
-            self.events[observer] = to_dicts(describe(before, action, after, observer))
+            events = describe(before, action, after, observer)  # what this seat may see
+            self.logs[observer].extend(narrate_events(events, before, observer, names))
+            self.events[observer] = to_dicts(events)
 
     def step(self) -> None:
         """Make the next automatic move: the shuffle (R11) or a bot's decision.
