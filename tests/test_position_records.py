@@ -195,7 +195,7 @@ def test_public_history_is_the_deal_as_the_seat_saw_it() -> None:
 
 
 def test_past_deals_that_do_not_fit_together_are_named() -> None:
-    from bohmisch_watten.views import past_problem
+    from bohmisch_watten.records import past_problem
 
     rng = random.Random(9)
     state = _random_until(new_game(3), rng, lambda s: s.deal_number == 4 and s.is_chance_node)

@@ -39,7 +39,7 @@ from .notation import (
     parse_rules,
     rules_to_string,
 )
-from .phases import Phase
+from .phase import Phase
 from .position import Position
 from .records import GameRecord, load_record, replay
 from .rules import Overshoot, Rules, Schleck

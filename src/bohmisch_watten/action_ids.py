@@ -54,7 +54,7 @@ from .actions import (
 )
 from .cards import DECK
 from .errors import FormatError
-from .phases import Phase
+from .phase import Phase
 from .state import GameState
 from .views import PlayerView
 

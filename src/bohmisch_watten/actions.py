@@ -17,6 +17,7 @@ import attrs
 from .cards import DECK, Card
 from .checks import check_bool
 from .rules import Rules
+from .tables import bits
 
 __all__ = [
     "Action",
@@ -140,13 +141,14 @@ class Exchange:
 
     discard: frozenset[Card] = attrs.field(converter=_to_card_set)
     take_trump_card: bool = attrs.field(default=False, validator=_check_bool)
-    _mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    discard_mask: int = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """The compact form of ``discard``: a bitmask of card indices (bit ``card.index``)."""
 
     def __attrs_post_init__(self) -> None:
         mask = 0
         for card in self.discard:
             mask |= 1 << card.index
-        object.__setattr__(self, "_mask", mask)
+        object.__setattr__(self, "discard_mask", mask)
 
     def __str__(self) -> str:
         parts = ["exchange", *(str(c) for c in sorted(self.discard))]
@@ -182,14 +184,33 @@ PLAY_ACTIONS: Final[tuple[PlayCard, ...]] = tuple(PlayCard(card) for card in DEC
 """``PLAY_ACTIONS[i]`` plays ``DECK[i]``; shared so that legal_actions() allocates nothing."""
 
 
+_new: Final = object.__new__
+_set: Final = object.__setattr__
+
+
+def _built(mask: int, take: bool) -> Exchange:
+    """``Exchange(cards of mask, take)`` without the checks that a caller's input needs.
+
+    The tables below build thousands of exchanges from bitmasks of distinct cards, some
+    of them in the middle of a game (a dealer's four-card discards): filling the three
+    slots directly costs a fraction of attrs' ``__init__`` with its converter and
+    validator.  ``tests/test_one_home.py`` checks both build equal values.
+    """
+    exchange = _new(Exchange)
+    _set(exchange, "discard", frozenset([DECK[i] for i in bits(mask)]))
+    _set(exchange, "take_trump_card", take)
+    _set(exchange, "discard_mask", mask)
+    return exchange
+
+
 @lru_cache(maxsize=1 << 16)  # every discard of up to 4 cards: 41,449 masks
 def _plain_exchange(mask: int) -> Exchange:
-    return Exchange(frozenset(c for c in DECK if mask >> c.index & 1), False)
+    return _built(mask, False)
 
 
 @lru_cache(maxsize=1 << 16)
 def _exchange_with_trump(mask: int) -> Exchange:
-    return Exchange(frozenset(c for c in DECK if mask >> c.index & 1), True)
+    return _built(mask, True)
 
 
 class _ExchangeTable:

@@ -20,9 +20,10 @@ from .cards import DECK, Card
 from .rules import Rules, Schleck
 from .seats import right_of, seat_order
 
-__all__ = ["deal_pack"]
+__all__ = ["cut_looker", "deal_pack"]
 
 _DEFAULT_RULES = Rules()
+_CUTTER_ONLY = Schleck.CUTTER_ONLY  # a constant: an enum member read off its class is slow
 
 
 def _cards(value: object, name: str) -> list[Card]:
@@ -37,10 +38,15 @@ def _cards(value: object, name: str) -> list[Card]:
     return out
 
 
-def _looker(step: int, dealer: int, num_players: int, schleck: Schleck) -> int:
-    """Who looks at the bottom card in step ``step`` (0, 1, 2) of the ritual (R12, R14)."""
+def cut_looker(step: int, dealer: int, num_players: int, schleck: Schleck) -> int:
+    """Who looks at the bottom card in step ``step`` (0, 1, 2) of the ritual (R12, R14).
+
+    The cutter first; then, alternating, the dealer and the cutter again, or the cutter
+    every time under ``schleck = cutter_only``.  The engine's ritual and
+    :func:`deal_pack` both ask this function, so they cannot disagree.
+    """
     cutter = right_of(dealer, num_players)
-    return cutter if schleck is Schleck.CUTTER_ONLY or step % 2 == 0 else dealer
+    return cutter if schleck is _CUTTER_ONLY or step % 2 == 0 else dealer
 
 
 def deal_pack(
@@ -142,7 +148,7 @@ def deal_pack(
             raise ValueError(f"R12: only a Critical can be taken in the ritual, not {card}")
         if card not in owner:
             raise ValueError(f"R12: the taken {card} must be in the hand of the seat taking it")
-        looker = _looker(step, dealer, n, rules.schleck)
+        looker = cut_looker(step, dealer, n, rules.schleck)
         if owner[card] != looker:
             raise ValueError(
                 f"R12: step {step + 1} of the ritual is seat {looker}'s, so {card} taken "

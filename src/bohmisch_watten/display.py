@@ -5,9 +5,10 @@
 cards, score and tricks, the trick on the table and whose turn it is.  ``print(view)``
 is the same table as that seat sees it: cards it may not know are ``??`` (R13, R23).
 
-The functions read only public attributes of the state or view, so this module sits
-above :mod:`~bohmisch_watten.state` and :mod:`~bohmisch_watten.views` without importing
-either.
+The functions read only public attributes of the state or view and import neither
+module (only their types, for the checker): :mod:`~bohmisch_watten.state` and
+:mod:`~bohmisch_watten.views` import this module for their ``__str__``, so it sits
+*below* them in the import graph.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .cards import Card, Suit
-from .phases import Phase
+from .phase import Phase
 
 if TYPE_CHECKING:
     from .state import GameState

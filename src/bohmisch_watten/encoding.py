@@ -59,7 +59,7 @@ from functools import lru_cache
 
 from .action_ids import legal_action_mask
 from .cards import CRITICALS
-from .phases import Phase
+from .phase import Phase
 from .views import PlayerView
 
 __all__ = [

@@ -17,7 +17,8 @@ Cards use the German notation of :class:`Card` (``E G H S`` + ``A K O U 10 9 8 7
 
 Rules notation is ``str(rules)``: the fields that differ from the defaults as
 ``name=value`` pairs joined by commas, ``schleck=none,must_head=false``; the empty
-string (or ``default``) means the default rules.  :func:`parse_rules` is its inverse.
+string (or ``default``) means the default rules.  :func:`parse_rules` is its inverse;
+both are the one rules codec of :mod:`bohmisch_watten.rules` with these separators.
 
 Every parser here raises :class:`FormatError` (a :class:`ValueError`) and nothing else
 for bad input.  Text inputs are limited to :data:`MAX_DOCUMENT_CHARS` characters (one
@@ -27,11 +28,10 @@ hostile input cannot make a loader slow.
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
-import attrs
-
+from . import _limits
+from ._limits import too_large
 from .actions import (
     FOLD,
     LEAVE,
@@ -47,7 +47,7 @@ from .actions import (
 )
 from .cards import DECK, Card
 from .errors import FormatError
-from .rules import Rules
+from .rules import Rules, rules_from_text
 
 __all__ = [
     "MAX_DOCUMENT_CHARS",
@@ -59,7 +59,7 @@ __all__ = [
     "rules_to_string",
 ]
 
-MAX_DOCUMENT_CHARS: Final = 16_000_000
+MAX_DOCUMENT_CHARS: Final = _limits.MAX_DOCUMENT_CHARS
 """The largest document any loader reads, in characters (bytes for ``bytes`` input).
 
 Sized by what the library itself writes: a game of 5,000 deals (four players,
@@ -94,7 +94,7 @@ def check_text(
     """
     if isinstance(value, (bytes, bytearray)):
         if len(value) > max_chars:
-            raise FormatError(_too_large(what, len(value), "bytes", max_chars, raisable))
+            raise FormatError(too_large(what, len(value), "bytes", max_chars, raisable))
         try:
             value = bytes(value).decode("utf-8")
         except UnicodeDecodeError as error:
@@ -102,16 +102,8 @@ def check_text(
     if not isinstance(value, str):
         raise FormatError(f"{what} must be a string, got {type(value).__name__}")
     if len(value) > max_chars:
-        raise FormatError(_too_large(what, len(value), "characters", max_chars, raisable))
+        raise FormatError(too_large(what, len(value), "characters", max_chars, raisable))
     return value.removeprefix("\ufeff")  # a byte-order mark some editors write
-
-
-def _too_large(what: str, size: int, unit: str, limit: int, raisable: bool) -> str:
-    """The message for an input over its limit, saying how to raise it where one can."""
-    message = f"{what} is too large: {size} {unit}, limit {limit}"
-    if raisable:
-        message += f"; for a trusted document pass max_chars={size} (or more) to the loader"
-    return message
 
 
 def _quote(text: str) -> str:
@@ -208,20 +200,6 @@ def parse_action(text: object) -> Action:
     )
 
 
-_RULE_FIELDS: Final = {field.name: field for field in attrs.fields(Rules)}
-_DEFAULT_RULES: Final = Rules()
-_BOOLS: Final = {"true": True, "false": False}
-_BOOL_FIELDS: Final = frozenset(
-    name for name in _RULE_FIELDS if isinstance(getattr(_DEFAULT_RULES, name), bool)
-)
-_INT_FIELDS: Final = frozenset(
-    name
-    for name in _RULE_FIELDS
-    if type(getattr(_DEFAULT_RULES, name)) is int  # enums and bools are not plain ints
-)
-_INTEGER: Final = re.compile(r"[-+]?[0-9]{1,7}")
-
-
 def rules_to_string(rules: Rules) -> str:
     """The one-line notation of ``rules``: ``str(rules)``, ``""`` for the defaults.
 
@@ -244,33 +222,7 @@ def parse_rules(text: object) -> Rules:
         FormatError: for an unknown field, a repeated field or a bad value.
     """
     text = check_text(text, "a rules string", MAX_LINE_CHARS, raisable=False)
-    stripped = text.strip()
-    if not stripped or stripped.lower() == "default":
-        return Rules()
-    values: dict[str, object] = {}
-    for item in stripped.split(","):
-        name, sep, raw = item.partition("=")
-        name, raw = name.strip().lower(), raw.strip()
-        if not sep or not name:
-            raise FormatError(f"rules: expected name=value, got {_quote(item.strip())}")
-        if name not in _RULE_FIELDS:
-            known = ", ".join(_RULE_FIELDS)
-            raise FormatError(f"rules: unknown field {_quote(name)} (fields: {known})")
-        if name in values:
-            raise FormatError(f"rules: field {name} given twice")
-        value: object
-        if name in _INT_FIELDS:
-            if _INTEGER.fullmatch(raw) is None:
-                raise FormatError(f"rules: {name} must be an integer, got {_quote(raw)}")
-            value = int(raw)
-        elif name in _BOOL_FIELDS:
-            if raw.lower() not in _BOOLS:
-                raise FormatError(f"rules: {name} must be true or false, got {_quote(raw)}")
-            value = _BOOLS[raw.lower()]
-        else:
-            value = raw.lower()
-        values[name] = value
     try:
-        return Rules(**values)  # type: ignore[arg-type]
-    except ValueError as error:
+        return rules_from_text(text)
+    except FormatError as error:
         raise FormatError(f"rules: {error}") from None

@@ -10,19 +10,20 @@ table and the real machine agree for every phase, trigger and guard outcome.
 Guards are pure functions ``guard(state, action) -> bool`` of the state *before* the
 transition and the action that triggers it (``None`` for the automatic triggers
 ``deal`` and ``score``).  They read the state's public properties only, so this module
-needs nothing of :mod:`~bohmisch_watten.state` but its type.  The machine refers to them
+needs nothing of :mod:`~bohmisch_watten.state` but its type.  A guard that has to work
+something out leaves its conclusion where the effect finds it: ``game_ends`` decides on
+the state's kept ``deal_score``, which the scoring then posts.  The machine refers to them
 by name, the way a ``transitions`` model would; :data:`GUARDS` maps the names to the functions.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from transitions import Machine
 
-from .scoring import deal_points, game_result, post_scores
+from .phase import Phase as Phase  # re-exported: importable from here, as before
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -37,31 +38,9 @@ __all__ = [
     "Decider",
     "Guard",
     "Option",
-    "Phase",
     "compile_decider",
     "resolve",
 ]
-
-
-class Phase(enum.Enum):
-    """Where a deal stands.  Only :meth:`GameState.apply` moves from one to the next."""
-
-    # Members are singletons compared by identity, so the identity hash is correct and,
-    # unlike Enum's default (hash of the name, in Python), it costs nothing on the hot path.
-    __hash__ = object.__hash__
-
-    DEAL = "deal"
-    """A chance node: the pack is to be shuffled and cut (R11)."""
-    CUT = "cut"
-    """The cutting ritual: a Critical is offered to the cutter or the dealer (R12–R14)."""
-    EXCHANGE = "exchange"
-    """Each player in turn folds or plays and exchanges (R18–R21)."""
-    PLAY = "play"
-    """Five tricks (R24–R27)."""
-    SCORE = "score"
-    """Passed through inside ``apply()``: the deal's points are posted (R29–R34)."""
-    GAME_OVER = "game_over"
-    """Someone reached the goal; ``winners`` and ``losers`` are set (R34)."""
 
 
 Guard = Callable[["GameState", Any], bool]
@@ -80,16 +59,18 @@ def dealer_decides(state: GameState, action: object) -> bool:
 
 def completes_deal(state: GameState, action: object) -> bool:
     """This card completes the fifth trick (R24)."""
-    return state.tricks_completed == 4 and state.cards_in_trick + 1 == state.folded.count(False)
+    return len(state.played_tricks) == 4 and len(
+        state.trick_plays
+    ) + 1 == state.deal_fields.folded.count(False)
 
 
 def game_ends(state: GameState, action: object) -> bool:
-    """Posting this deal's points ends the game (R31, R33, R34)."""
-    suit = state.trump_suit
-    assert suit is not None  # a deal is scored only after the trump card was turned (R15)
-    points = deal_points(state.tricks_won, state.folded, suit, state.rules)
-    winners, _ = game_result(post_scores(state.scores, points, state.rules), state.rules)
-    return bool(winners)
+    """Posting this deal's points ends the game (R31, R33, R34).
+
+    Decided on the state's :attr:`~bohmisch_watten.GameState.deal_score`, which the
+    state keeps: the scoring that follows posts that same score, not a recomputed one.
+    """
+    return bool(state.deal_score.winners)
 
 
 GUARDS: Final[Mapping[str, Guard]] = {

@@ -34,9 +34,9 @@ from typing import Any, Final
 
 import attrs
 
+from ._limits import too_large
 from .errors import FormatError
-from .rules import Rules
-from .rules import _format as rule_value_text
+from .rules import Rules, rules_from_text, rules_to_text
 from .seats import right_of
 
 __all__ = ["MAX_POSITION_CHARS", "Position"]
@@ -160,24 +160,31 @@ class Position:
         return f"Position.parse({str(self)!r})"
 
     @classmethod
-    def parse(cls, text: object) -> Position:
+    def parse(cls, text: object, *, max_chars: int = MAX_POSITION_CHARS) -> Position:
         """Read the text form written by ``str(position)``.
 
-        The input is treated as hostile: anything but a valid position, or more than
-        :data:`MAX_POSITION_CHARS` characters, raises :class:`FormatError`.
+        The input is treated as hostile: anything but a valid position raises
+        :class:`FormatError`.  Like every loader of the package, it refuses an input
+        longer than ``max_chars`` before reading it.
+
+        Args:
+            text: the text form (``bytes`` are decoded as UTF-8).
+            max_chars: the size limit, :data:`MAX_POSITION_CHARS` unless raised.
 
         Raises:
             FormatError: saying what is wrong.
         """
         if isinstance(text, bytes):
+            if len(text) > max_chars:
+                raise FormatError(too_large("a position", len(text), "bytes", max_chars))
             try:
                 text = text.decode("utf-8")
             except UnicodeDecodeError:
                 raise FormatError("position: not UTF-8 text") from None
         if not isinstance(text, str):
             raise FormatError(f"position: expected text, got {type(text).__name__}")
-        if len(text) > MAX_POSITION_CHARS:
-            raise FormatError(f"position: longer than {MAX_POSITION_CHARS} characters")
+        if len(text) > max_chars:
+            raise FormatError(too_large("a position", len(text), "characters", max_chars))
         text = text.strip()
         bad = next((c for c in text if c not in _ALLOWED), None)
         if bad is not None:
@@ -232,41 +239,13 @@ def _fold(value: str) -> bool:
 
 
 def _rules_text(rules: Rules) -> str:
-    parts = [
-        f"{field.name}:{rule_value_text(getattr(rules, field.name))}"
-        for field in attrs.fields(Rules)
-        if getattr(rules, field.name) != getattr(_DEFAULT_RULES, field.name)
-    ]
-    return ";".join(parts) or "default"
+    """The rules field: the one rules codec with ``:`` and ``;``, ``default`` for none."""
+    return rules_to_text(rules, pair=":", sep=";", default="default")
 
 
 def _parse_rules(text: str) -> Rules:
-    if text == "default":
-        return _DEFAULT_RULES
-    fields = {field.name: field for field in attrs.fields(Rules)}
-    values: dict[str, object] = {}
-    for part in text.split(";"):
-        name, colon, raw = part.partition(":")
-        if not colon or name not in fields:
-            raise FormatError(
-                f"position: rules are 'default' or name:value pairs separated by ';' "
-                f"(names: {', '.join(fields)}), got {part[:30]!r}"
-            )
-        if name in values:
-            raise FormatError(f"position: rule {name} given twice")
-        default = getattr(_DEFAULT_RULES, name)
-        value: object = raw
-        if isinstance(default, bool):
-            if raw not in ("true", "false"):
-                raise FormatError(f"position: rule {name} must be true or false, got {raw[:20]!r}")
-            value = raw == "true"
-        elif isinstance(default, int):
-            digits = raw[1:] if raw[:1] in "+-" else raw
-            if not digits.isdigit() or len(digits) > 7:
-                raise FormatError(f"position: rule {name} must be a number, got {raw[:20]!r}")
-            value = int(raw)
-        values[name] = value
+    """Read the rules field strictly: exactly what :func:`_rules_text` writes."""
     try:
-        return Rules(**values)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as error:
-        raise FormatError(f"position: {error}") from None
+        return rules_from_text(text, pair=":", sep=";", default="default", lenient=False)
+    except FormatError as error:
+        raise FormatError(f"position: rules: {error}") from None

@@ -45,22 +45,27 @@ must follow Bells with …``.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterable
 from typing import Final
 
 import attrs
 
+from ._construct import build_state
+from ._documents import DealReader, parse_json, summary_to_dict
+from ._history import deal_actions, exchange_action
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
+from .cards import DECK
 from .errors import FormatError, IllegalActionError
-from .jsonread import _DealReader, json_depth, summary_to_dict
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
 from .phases import Phase
 from .position import Position
 from .rules import Rules
+from .sampling import DealInfo, Plan
 from .scoring import game_result
-from .state import GameState, _build_state, new_game
+from .seats import left_of
+from .state import GameState, new_game
 from .summary import DealSummary, PastDeals
-from .views import past_problem
 
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "load_record", "replay"]
 
@@ -260,7 +265,7 @@ def _initial_state(record: GameRecord) -> GameState:
     problem = past_problem(past, record.start, phase)
     if problem is not None:
         raise FormatError(f"record past: {problem}")
-    return _build_state(position=record.start, past=past, phase=phase)
+    return build_state(position=record.start, past=past, phase=phase)
 
 
 def load_record(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameRecord:
@@ -388,7 +393,7 @@ def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
         raise FormatError(f"line {number}: {error}") from None
     if players not in (2, 3, 4):
         raise FormatError(f"record: players must be 2, 3 or 4 (R1), got {players}")
-    read = _DealReader(players)
+    read = DealReader(players)
     past = []
     for text_value, number in past_lines:
         try:
@@ -398,11 +403,98 @@ def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
     return GameRecord(players, rules, dealer, tuple(actions), start=start, past=tuple(past))
 
 
+_PAST_DEPTH: Final = 8
+"""The nesting a ``past:`` line may have (a finished deal is nested 5 deep)."""
+
+
 def _parse_json(text: str) -> object:
-    """One finished deal's JSON on a ``past:`` line, read safely (FormatError only)."""
-    if json_depth(text) > 8:  # a deal is nested 5 deep
-        raise FormatError("past: nested too deeply")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise FormatError(f"past: not valid JSON: {str(error)[:80]}") from None
+    """One finished deal's JSON on a ``past:`` line, read by the documents' own parser.
+
+    The line is already within the record's ``max_chars``; duplicate keys, ``NaN``,
+    ``Infinity`` and deep nesting are refused as in every JSON document.
+    """
+    return parse_json(text, "past", max_chars=len(text), max_depth=_PAST_DEPTH)
+
+
+# ------------------------------------------------------- checking a record
+
+
+def past_problem(past: PastDeals, position: Position, phase: Phase) -> str | None:
+    """Why ``past`` cannot be the finished deals before ``position``, or None.
+
+    For loaders of hostile input: each deal must follow the one before it (dealer R4,
+    deal number, scores), and some shuffle must give exactly its public record when
+    played by the rules (R11–R34) — found by the exact sampler with no seat's cards
+    (public facts only) and replayed with ``apply()``.  Before the first recorded deal
+    nobody is taken to have folded, since that deal's predecessor is not recorded.
+    ``position`` is the current deal's position; at GAME_OVER the final one.
+    """
+    n, rules = position.num_players, position.rules
+    previous: DealSummary | None = None
+    for deal in past:
+        if len(deal.scores) != n or len(deal.folded) != n or len(deal.points) != n:
+            return f"deal {deal.deal_number}: not a {n}-player deal"
+        before = tuple(a - b for a, b in zip(deal.scores, deal.points, strict=True))
+        if previous is not None:
+            if deal.deal_number != previous.deal_number + 1:
+                return f"deal {deal.deal_number} follows deal {previous.deal_number}"
+            if deal.dealer != left_of(previous.dealer, n):
+                return f"deal {deal.deal_number}: dealt by seat {deal.dealer} (R4)"
+            if before != previous.scores:
+                return f"deal {deal.deal_number}: the scores do not follow from the deal before"
+        try:
+            start = Position(
+                n, rules, deal.dealer, deal.deal_number, before,
+                (False,) * n if previous is None else previous.folded,
+            )  # fmt: skip
+            replayed = public_replay(start, deal)
+        except Exception as error:  # hostile input reaching the engine
+            return f"deal {deal.deal_number}: no game gives this deal ({error!s:.80})"
+        if replayed != deal:
+            return f"deal {deal.deal_number}: no game gives this deal"
+        previous = deal
+    if previous is not None:
+        final = phase is Phase.GAME_OVER
+        follows = (
+            position.deal_number == previous.deal_number + 1
+            and position.dealer == left_of(previous.dealer, n)
+            and position.scores == previous.scores
+            and position.folded == previous.folded
+        )
+        if not follows:
+            return "the current deal does not follow the last recorded deal"
+        if final != bool(build_state(position=position, phase=Phase.GAME_OVER).winners):
+            return "the game's end does not agree with the scores (R31-R34)"
+    return None
+
+
+def public_replay(start: Position, deal: DealSummary) -> DealSummary | None:
+    """The summary a game from ``start`` gives when played to the public record ``deal``."""
+    n = start.num_players
+    cut = tuple(
+        (seat, -1 if card is None else card.index, taken, critical)
+        for seat, card, taken, critical in deal.cut
+    )
+    stock = 31 - 5 * n  # R15: 32 cards, 5 per hand, the trump card
+    draws = sum(
+        k - (1 if q == deal.dealer and deal.trump_card_taken else 0)
+        for q, k in enumerate(deal.exchanged)
+        if k is not None
+    )
+    tricks = tuple((tuple((s, c.index) for s, c in t.plays), t.winner) for t in deal.tricks)
+    info = DealInfo(
+        n, deal.dealer, start.rules.must_head, cut, False, deal.trump_card.index,
+        deal.trump_card_taken, deal.folded, tuple(-1 if k is None else k for k in deal.exchanged),
+        tricks, (), stock - draws, -1, 0, 0, (),
+    )  # fmt: skip
+    world = Plan(info).draw(random.Random(0))
+    dealer, took = info.dealer, info.took_trump
+    state = build_state(position=start)
+    for _, action in deal_actions(
+        info,
+        Shuffle(tuple([DECK[i] for i in world.pack])),
+        lambda q: exchange_action(q, dealer, took, world.discards[q]),
+    ):
+        assert action is not None  # every card is known in a sampled world
+        state = state.apply(action)
+    return state.last_deal

@@ -1,15 +1,35 @@
-"""The variant switches of RULES.md §8, as one frozen value object."""
+"""The variant switches of RULES.md §8, as one frozen value object, and its one text codec.
+
+Every text form of a :class:`Rules` value is written and read here, so that they cannot
+drift apart: the rules notation ``schleck=none,must_head=false`` (``str(rules)``,
+:func:`~bohmisch_watten.notation.parse_rules`), the ``schleck:none;must_head:false``
+field of a :class:`~bohmisch_watten.Position` and the ``rules`` object of the JSON
+documents (:func:`rules_values`, every field as a JSON value).  Readers that check each
+field's type themselves (the JSON loaders) take the fields and their plain types from
+``RULE_TYPES``.  The forms differ only in
+their separators and in how forgiving the reader is (:func:`rules_from_text`).
+"""
 
 from __future__ import annotations
 
 import enum
-from typing import Any, TypeVar
+import re
+from collections.abc import Mapping
+from typing import Any, Final, TypeVar
 
 import attrs
 
 from .checks import check_bool, check_int
+from .errors import FormatError
 
-__all__ = ["Overshoot", "Rules", "Schleck"]
+__all__ = [
+    "Overshoot",
+    "Rules",
+    "Schleck",
+    "rules_from_text",
+    "rules_to_text",
+    "rules_values",
+]
 
 
 class Schleck(enum.StrEnum):
@@ -124,22 +144,126 @@ class Rules:
 
     def __str__(self) -> str:
         """Only the fields that differ from the defaults, e.g. ``schleck=none,must_head=false``."""
-        default = _DEFAULT
-        parts = []
-        for field in attrs.fields(Rules):
-            value = getattr(self, field.name)
-            if value != getattr(default, field.name):
-                parts.append(f"{field.name}={_format(value)}")
-        return ",".join(parts)
+        return rules_to_text(self)
 
 
-def _format(value: object) -> str:
-    """A field's value as rules notation writes it: ``true``, ``none``, ``3``."""
+# ------------------------------------------------------------------ the text codec
+
+_DEFAULT: Final = Rules()
+
+RULE_TYPES: Final[Mapping[str, type]] = {
+    field.name: (
+        str
+        if isinstance(getattr(_DEFAULT, field.name), enum.Enum)
+        else type(getattr(_DEFAULT, field.name))
+    )
+    for field in attrs.fields(Rules)
+}
+"""Every field of :class:`Rules` in order, with the type of its plain value.
+
+``bool`` or ``int``, or ``str`` for the enum fields (their value, ``"none"``): the type
+a document or a text form holds for that field.  For the package's readers; not in
+``__all__``.
+"""
+
+_INTEGER: Final = re.compile(r"[-+]?[0-9]{1,7}")
+_BOOLS: Final = {"true": True, "false": False}
+
+
+def rules_values(rules: Rules, *, changed_only: bool = False) -> dict[str, bool | int | str]:
+    """The fields of ``rules`` as plain values in field order (an enum as its value).
+
+    Args:
+        rules: the rules to write.
+        changed_only: only the fields that differ from the defaults (what the text
+            forms write); otherwise every field (what a JSON document writes).
+    """
+    out: dict[str, bool | int | str] = {}
+    for name in RULE_TYPES:
+        value = getattr(rules, name)
+        if changed_only and value == getattr(_DEFAULT, name):
+            continue
+        out[name] = value.value if isinstance(value, enum.Enum) else value
+    return out
+
+
+def _value_text(value: bool | int | str) -> str:
+    """A field's value as the text forms write it: ``true``, ``none``, ``3``."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, enum.Enum):
-        return str(value.value)
     return str(value)
 
 
-_DEFAULT = Rules()
+def rules_to_text(rules: Rules, *, pair: str = "=", sep: str = ",", default: str = "") -> str:
+    """The fields that differ from the defaults as ``name=value`` pairs joined by ``,``.
+
+    ``str(rules)`` is ``rules_to_text(rules)``; a :class:`~bohmisch_watten.Position`
+    writes ``rules_to_text(rules, pair=":", sep=";", default="default")``.
+
+    Args:
+        rules: the rules to write.
+        pair: what joins a field's name and value.
+        sep: what separates two fields.
+        default: the text for the default rules (no field differs).
+    """
+    items = rules_values(rules, changed_only=True).items()
+    return sep.join(f"{name}{pair}{_value_text(value)}" for name, value in items) or default
+
+
+def _short(text: str) -> str:
+    return repr(text[:40] + "…") if len(text) > 40 else repr(text)
+
+
+def _parse_value(name: str, raw: str, lenient: bool) -> bool | int | str:
+    kind = RULE_TYPES[name]
+    if kind is int:
+        if _INTEGER.fullmatch(raw) is None:
+            raise FormatError(f"{name} must be an integer, got {_short(raw)}")
+        return int(raw)
+    word = raw.lower() if lenient else raw
+    if kind is bool:
+        if word not in _BOOLS:
+            raise FormatError(f"{name} must be true or false, got {_short(raw)}")
+        return _BOOLS[word]
+    return word
+
+
+def rules_from_text(
+    text: str, *, pair: str = "=", sep: str = ",", default: str = "default", lenient: bool = True
+) -> Rules:
+    """The inverse of :func:`rules_to_text` with the same separators.
+
+    Args:
+        text: the text to read (its length is the caller's to bound).
+        pair: what joins a field's name and value.
+        sep: what separates two fields.
+        default: the word that means the default rules.
+        lenient: whether names and words may be in any case and surrounded by spaces,
+            and the empty text means the defaults (the rules notation); a strict reader
+            (the position's field) takes exactly what :func:`rules_to_text` writes.
+
+    Raises:
+        FormatError: without a prefix (the caller says where), for an unknown or
+            repeated field, a bad value, or values :class:`Rules` rejects.
+    """
+    stripped = text.strip() if lenient else text
+    if (lenient and (not stripped or stripped.lower() == default)) or stripped == default:
+        return _DEFAULT
+    values: dict[str, object] = {}
+    for item in stripped.split(sep):
+        name, joined, raw = item.partition(pair)
+        if lenient:
+            name, raw = name.strip().lower(), raw.strip()
+        if not joined or not name:
+            shown = _short(item.strip() if lenient else item)
+            raise FormatError(f"expected name{pair}value, got {shown} (or {default!r})")
+        if name not in RULE_TYPES:
+            known = ", ".join(RULE_TYPES)
+            raise FormatError(f"unknown field {_short(name)} (fields: {known})")
+        if name in values:
+            raise FormatError(f"field {name} given twice")
+        values[name] = _parse_value(name, raw, lenient)
+    try:
+        return Rules(**values)  # type: ignore[arg-type]
+    except (TypeError, ValueError) as error:
+        raise FormatError(str(error)) from None

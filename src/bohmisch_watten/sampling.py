@@ -40,8 +40,7 @@ from typing import NamedTuple
 
 from .seats import seat_order
 from .tables import CRITICAL_MASK, FULL_DECK, bits
-from .tricks import PlayedTrick, Plays
-from .tricks import _legal_play_mask as legal_play_mask
+from .tricks import PlayedTrick, Plays, legal_play_mask
 
 __all__ = ["CutEntry", "DealInfo", "Plan", "World", "forbidden_mask"]
 

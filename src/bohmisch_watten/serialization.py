@@ -23,7 +23,7 @@ Actions as JSON objects have a ``type`` (``shuffle``, ``take``, ``leave``, ``fol
 (sorted cards) and ``take_trump_card``, ``card``.  In records, actions are written in the
 compact notation of :mod:`bohmisch_watten.notation` instead.  Cards are always their
 notation (``"HK"``); a trick play is always ``{"seat": 1, "card": "HK"}`` and a finished
-deal has one shape in every document (:func:`~bohmisch_watten.jsonread.summary_to_dict`).
+deal has one shape in every document.
 
 A record that does not start at a fresh game also has ``"start"`` (its
 :class:`~bohmisch_watten.Position` as text) and ``"past"`` (the finished deals before
@@ -50,11 +50,28 @@ from __future__ import annotations
 
 import json
 import random
+import warnings
 from collections.abc import Callable
 from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
 
+from ._documents import (
+    JSON,
+    SCORE_LIMIT,
+    DealReader,
+    parse_json,
+    read_array,
+    read_bool,
+    read_card,
+    read_distinct_cards,
+    read_int,
+    read_object,
+    read_str,
+    summary_to_dict,
+    type_name,
+)
+from ._legacy import old_folds, old_snapshot, read_past_deals
 from .actions import (
     FOLD,
     LEAVE,
@@ -70,31 +87,16 @@ from .actions import (
 )
 from .cards import DECK, Card
 from .errors import FormatError
-from .jsonread import (
-    _SCORE,
-    _array,
-    _bool,
-    _card,
-    _DealReader,
-    _distinct_cards,
-    _int,
-    _object,
-    _str,
-    _type_name,
-    json_depth,
-    summary_to_dict,
-)
-from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action
-from .phases import Phase
+from .notation import MAX_DOCUMENT_CHARS, parse_action
+from .phase import Phase
 from .position import Position
-from .records import GameRecord, replay
-from .rules import Rules
+from .records import GameRecord, past_problem, replay
+from .rules import RULE_TYPES, Rules, rules_values
 from .sampling import CutEntry
 from .state import GameState
-from .summary import DealSummary
 from .tables import bits
-from .tricks import PlayedTrick
-from .views import PlayerView, past_problem
+from .tricks import Plays
+from .views import PlayerView
 
 __all__ = [
     "FORMAT_VERSION",
@@ -116,9 +118,6 @@ FORMAT_VERSION: Final = 1
 MAX_JSON_DEPTH: Final = 16
 """The deepest nesting of arrays and objects a document may have (a state needs 7)."""
 
-JSON: TypeAlias = Any
-"""A value made of dict, list, str, int, bool and None."""
-
 _PREFIX: Final = "bohmisch_watten."
 _V = TypeVar("_V")
 
@@ -126,34 +125,12 @@ _V = TypeVar("_V")
 # --------------------------------------------------------------- reading safely
 
 
-def _no_constants(name: str) -> None:
-    raise FormatError(f"{name} is not allowed in a document")
-
-
-def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
-    out: dict[str, JSON] = {}
-    for key, value in pairs:
-        if key in out:
-            raise FormatError(f"field {key[:30]!r} appears twice in one object")
-        out[key] = value
-    return out
-
-
 def _load(text: object, expected: str | None, max_chars: int) -> tuple[str, dict[str, JSON]]:
     """Parse a document safely; returns its kind (``state`` …) and the top object."""
     what = f"a {expected} document" if expected else "a document"
-    text = check_text(text, what, max_chars)
-    depth = json_depth(text)
-    if depth > MAX_JSON_DEPTH:
-        raise FormatError(f"{what} is nested {depth} levels deep, limit {MAX_JSON_DEPTH}")
-    try:
-        doc = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates)
-    except FormatError:
-        raise
-    except (ValueError, RecursionError) as error:
-        raise FormatError(f"{what} is not valid JSON: {str(error)[:100]}") from None
+    doc = parse_json(text, what, max_chars=max_chars, max_depth=MAX_JSON_DEPTH)
     if not isinstance(doc, dict):
-        raise FormatError(f"{what} must be a JSON object, got {_type_name(doc)}")
+        raise FormatError(f"{what} must be a JSON object, got {type_name(doc)}")
     fmt = doc.get("format")
     if not isinstance(fmt, str) or not fmt.startswith(_PREFIX) or fmt[len(_PREFIX) :] not in _KINDS:
         kinds = ", ".join(_PREFIX + kind for kind in _KINDS)
@@ -167,7 +144,7 @@ def _load(text: object, expected: str | None, max_chars: int) -> tuple[str, dict
             f"{fmt}: unsupported version {version!r:.20} (this library reads {FORMAT_VERSION})"
         )
     optional = _RECORD_OPTIONAL if kind == "record" else ()
-    return kind, _object(doc, fmt, ("format", "version", *_KINDS[kind][0]), optional)
+    return kind, read_object(doc, fmt, ("format", "version", *_KINDS[kind][0]), optional)
 
 
 def _header(kind: str) -> dict[str, JSON]:
@@ -177,30 +154,18 @@ def _header(kind: str) -> dict[str, JSON]:
 # ------------------------------------------------------------------------ rules
 
 
-_RULE_FIELDS: Final = tuple(field.name for field in attrs.fields(Rules))
-_DEFAULT_RULES: Final = Rules()
-
-
-def _rules_to_dict(rules: Rules) -> dict[str, JSON]:
-    out: dict[str, JSON] = {}
-    for name in _RULE_FIELDS:
-        value = getattr(rules, name)
-        out[name] = value.value if hasattr(value, "value") else value
-    return out
-
-
 def _rules_from_dict(value: JSON, where: str) -> Rules:
-    data = _object(value, where, _RULE_FIELDS)
+    """The ``rules`` object: every field of :data:`~bohmisch_watten.rules.RULE_TYPES`."""
+    data = read_object(value, where, tuple(RULE_TYPES))
     fields: dict[str, Any] = {}
-    for name in _RULE_FIELDS:
-        default = getattr(_DEFAULT_RULES, name)
+    for name, kind in RULE_TYPES.items():
         item, at = data[name], f"{where}.{name}"
-        if isinstance(default, bool):
-            fields[name] = _bool(item, at)
-        elif isinstance(default, str):  # the StrEnum fields
-            fields[name] = _str(item, at)
+        if kind is bool:
+            fields[name] = read_bool(item, at)
+        elif kind is str:  # the StrEnum fields
+            fields[name] = read_str(item, at)
         else:
-            fields[name] = _int(item, at, -(10**6), 10**6)
+            fields[name] = read_int(item, at, -SCORE_LIMIT, SCORE_LIMIT)
     try:
         return Rules(**fields)
     except ValueError as error:
@@ -237,21 +202,21 @@ _ACTION_KEYS: Final = {
 
 def _action_from_dict(value: JSON, where: str) -> Action:
     if not isinstance(value, dict):
-        raise FormatError(f"{where}: expected an object, got {_type_name(value)}")
+        raise FormatError(f"{where}: expected an object, got {type_name(value)}")
     kind = value.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
         raise FormatError(
             f"{where}.type: expected one of {', '.join(_ACTION_KEYS)}, got {kind!r:.30}"
         )
-    data = _object(value, where, _ACTION_KEYS[kind])
+    data = read_object(value, where, _ACTION_KEYS[kind])
     if kind == "play":
-        return PLAY_ACTIONS[_card(data["card"], f"{where}.card").index]
+        return PLAY_ACTIONS[read_card(data["card"], f"{where}.card").index]
     if kind == "exchange":
-        discard = _distinct_cards(data["discard"], f"{where}.discard", None, 5)
-        take = _bool(data["take_trump_card"], f"{where}.take_trump_card")
+        discard = read_distinct_cards(data["discard"], f"{where}.discard", None, 5)
+        take = read_bool(data["take_trump_card"], f"{where}.take_trump_card")
         return Exchange(frozenset(discard), take)
     if kind == "shuffle":
-        return Shuffle(_distinct_cards(data["pack"], f"{where}.pack", len(DECK), len(DECK)))
+        return Shuffle(read_distinct_cards(data["pack"], f"{where}.pack", len(DECK), len(DECK)))
     return _SIMPLE[kind]
 
 
@@ -267,7 +232,7 @@ def _record_to_dict(record: GameRecord) -> dict[str, JSON]:
     out: dict[str, JSON] = {
         "num_players": record.num_players,
         "first_dealer": record.first_dealer,
-        "rules": _rules_to_dict(record.rules),
+        "rules": rules_values(record.rules),
         "actions": [str(action) for action in record.actions],
     }
     if not record.starts_fresh:
@@ -277,22 +242,22 @@ def _record_to_dict(record: GameRecord) -> dict[str, JSON]:
 
 
 def _record_from_dict(data: dict[str, JSON], where: str) -> GameRecord:
-    n = _int(data["num_players"], f"{where}.num_players", 2, 4)
-    dealer = _int(data["first_dealer"], f"{where}.first_dealer", 0, n - 1)
+    n = read_int(data["num_players"], f"{where}.num_players", 2, 4)
+    dealer = read_int(data["first_dealer"], f"{where}.first_dealer", 0, n - 1)
     rules = _rules_from_dict(data["rules"], f"{where}.rules")
     actions = []
-    for number, item in enumerate(_array(data["actions"], f"{where}.actions"), 1):
+    for number, item in enumerate(read_array(data["actions"], f"{where}.actions"), 1):
         try:
-            actions.append(parse_action(_str(item, "expected notation")))
+            actions.append(parse_action(read_str(item, "expected notation")))
         except FormatError as error:
             raise FormatError(f"record action {number}: {error}") from None
     if "start" not in data and "past" not in data:
         return GameRecord(n, rules, dealer, tuple(actions))
-    start = Position.parse(_str(data.get("start"), f"{where}.start"))
-    read = _DealReader(n)
+    start = Position.parse(read_str(data.get("start"), f"{where}.start"))
+    read = DealReader(n)
     past = tuple(
         read.deal(item, f"{where}.past[{i}]")
-        for i, item in enumerate(_array(data.get("past", []), f"{where}.past"))
+        for i, item in enumerate(read_array(data.get("past", []), f"{where}.past"))
     )
     return GameRecord(n, rules, dealer, tuple(actions), start=start, past=past)
 
@@ -307,29 +272,6 @@ def _cards(cards: tuple[Card, ...]) -> list[JSON]:
 def _plays(plays: tuple[tuple[int, Card], ...]) -> list[JSON]:
     """Trick plays as every document spells them: ``{"seat": 1, "card": "HK"}``."""
     return [{"seat": seat, "card": str(card)} for seat, card in plays]
-
-
-def _legacy_plays(plays: tuple[tuple[int, Card], ...]) -> list[JSON]:
-    """Trick plays as state documents of release 0.1.0 spelled them: ``[1, "HK"]``."""
-    return [[seat, str(card)] for seat, card in plays]
-
-
-def _legacy_summary(summary: DealSummary) -> dict[str, JSON]:
-    """``last_deal`` as state documents of release 0.1.0 spelled it."""
-    return {
-        "deal_number": summary.deal_number,
-        "dealer": summary.dealer,
-        "trump_card": str(summary.trump_card),
-        "trump_suit": summary.trump_suit.name.lower(),
-        "trump_card_taken": summary.trump_card_taken,
-        "folded": list(summary.folded),
-        "exchanged": list(summary.exchanged),
-        "tricks": [{"plays": _legacy_plays(t.plays), "winner": t.winner} for t in summary.tricks],
-        "tricks_won": list(summary.tricks_won),
-        "points": list(summary.points),
-        "scores": list(summary.scores),
-        "doubled": summary.doubled,
-    }
 
 
 def _snapshot(state: GameState) -> dict[str, JSON]:
@@ -358,22 +300,6 @@ def _snapshot(state: GameState) -> dict[str, JSON]:
         "last_deal": None if last is None else summary_to_dict(last),
         "winners": list(state.winners),
         "losers": list(state.losers),
-    }
-
-
-def _legacy_snapshot(state: GameState) -> dict[str, JSON]:
-    """The fields whose spelling changed since release 0.1.0, spelled the old way.
-
-    Trick plays were ``[seat, card]`` pairs and ``last_deal`` had a ``trump_suit``;
-    now every document spells a play ``{"seat": …, "card": …}`` and a finished deal
-    the same way everywhere.  Old documents are still read.
-    """
-    last = state.last_deal
-    return {
-        **_snapshot(state),
-        "trick": _legacy_plays(state.trick),
-        "tricks": [{"plays": _legacy_plays(t.plays), "winner": t.winner} for t in state.tricks],
-        "last_deal": None if last is None else _legacy_summary(last),
     }
 
 
@@ -418,11 +344,11 @@ def _short(value: JSON) -> str:
 
 
 def _state_from_doc(doc: dict[str, JSON]) -> GameState:
-    data = _object(doc["record"], "record", _RECORD_KEYS, _RECORD_OPTIONAL)
+    data = read_object(doc["record"], "record", _RECORD_KEYS, _RECORD_OPTIONAL)
     state = replay(_record_from_dict(data, "record"))
-    claimed = _object(doc["state"], "state", _SNAPSHOT_KEYS)
+    claimed = read_object(doc["state"], "state", _SNAPSHOT_KEYS)
     actual = _snapshot(state)
-    legacy = _legacy_snapshot(state)  # how release 0.1.0 wrote the same fields
+    legacy = old_snapshot(actual, state.trick, state.tricks, state.last_deal)
     for key in _SNAPSHOT_KEYS:
         if not _same(claimed[key], actual[key]) and not _same(claimed[key], legacy[key]):
             raise FormatError(
@@ -439,11 +365,8 @@ def _codes(mask: int) -> list[JSON]:
     return [str(DECK[i]) for i in bits(mask)]
 
 
-def _tricks_dict(tricks: tuple[PlayedTrick, ...]) -> list[dict[str, JSON]]:
-    return [
-        {"plays": [{"seat": s, "card": str(DECK[c])} for s, c in plays], "winner": winner}
-        for plays, winner in tricks
-    ]
+def _index_plays(plays: Plays) -> list[JSON]:
+    return [{"seat": seat, "card": str(DECK[card])} for seat, card in plays]
 
 
 def _cut_dict(cut: tuple[CutEntry, ...]) -> list[dict[str, JSON]]:
@@ -464,42 +387,37 @@ def view_to_dict(view: PlayerView) -> dict[str, JSON]:
     Cards are notation strings such as ``"HK"``; sets of cards (hand, discards) are
     sorted in card order; draws keep the order drawn.
     """
-    rules = {
-        field.name: (
-            getattr(view.rules, field.name).value
-            if hasattr(getattr(view.rules, field.name), "value")
-            else getattr(view.rules, field.name)
-        )
-        for field in attrs.fields(Rules)
-    }
     last = view.last_deal
+    trump = view.trump_index  # the compact public reads: indices and masks
     return {
         "player": view.player,
         "num_players": view.num_players,
-        "rules": rules,
+        "rules": rules_values(view.rules),
         "phase": view.phase.value,
         "dealer": view.dealer,
         "deal_number": view.deal_number,
         "scores": list(view.scores),
         "current_player": view.current_player,
-        "hand": _codes(view._hand),
-        "discards": _codes(view._discards),
-        "draws": [str(DECK[i]) for i in view._draws],
-        "cut": _cut_dict(view._cut),
-        "trump_card": str(DECK[view._trump]) if view._trump >= 0 else None,
-        "trump_card_taken": view._took_trump,
-        "folded": list(view._folded),
+        "hand": _codes(view.hand_mask),
+        "discards": _codes(view.discard_mask),
+        "draws": [str(DECK[i]) for i in view.draw_indices],
+        "cut": _cut_dict(view.cut_entries),
+        "trump_card": str(DECK[trump]) if trump >= 0 else None,
+        "trump_card_taken": view.trump_card_taken,
+        "folded": list(view.folded),
         "exchanged": list(view.exchanged),
-        "stock_size": view._stock_size,
+        "stock_size": view.stock_size,
         "hand_sizes": list(view.hand_sizes),
-        "trick": [{"seat": s, "card": str(DECK[c])} for s, c in view._trick],
-        "tricks": _tricks_dict(view._tricks),
-        "tricks_won": list(view._tricks_won),
+        "trick": _index_plays(view.trick_plays),
+        "tricks": [
+            {"plays": _index_plays(plays), "winner": winner} for plays, winner in view.played_tricks
+        ],
+        "tricks_won": list(view.tricks_won),
         "legal_actions": [str(a) for a in view.legal_actions()],
         "last_deal": None if last is None else summary_to_dict(last),
         "winners": list(view.winners),
         "losers": list(view.losers),
-        "past_deals": [summary_to_dict(deal, cut=True) for deal in view._past],
+        "past_deals": [summary_to_dict(deal, cut=True) for deal in view.past_summaries],
         "position": str(view.position),
     }
 
@@ -546,26 +464,27 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
     seat the same view.  A view that no game can produce fails one of the two.
     """
     if isinstance(value, dict) and "position" not in value:  # written by release 0.1.0
-        data = _object(value, where, _VIEW_KEYS[:-1])
+        data = read_object(value, where, _VIEW_KEYS[:-1])
         position_text = None
     else:
-        data = _object(value, where, _VIEW_KEYS)
-        position_text = _str(data["position"], f"{where}.position")
-    n = _int(data["num_players"], f"{where}.num_players", 2, 4)
-    read = _DealReader(n)
+        data = read_object(value, where, _VIEW_KEYS)
+        position_text = read_str(data["position"], f"{where}.position")
+    n = read_int(data["num_players"], f"{where}.num_players", 2, 4)
+    read = DealReader(n)
     trump = data["trump_card"]
     exchanged = read.per_seat(data["exchanged"], f"{where}.exchanged", read.count_or_none)
-    phase = _str(data["phase"], f"{where}.phase")
+    phase = read_str(data["phase"], f"{where}.phase")
     if phase not in _PHASES:
         raise FormatError(f"{where}.phase: expected one of {', '.join(_PHASES)}, got {phase!r:.20}")
     for key in ("hand_sizes", "legal_actions"):  # derived: checked against to_dict below
-        _array(data[key], f"{where}.{key}")
+        read_array(data[key], f"{where}.{key}")
     rules = _rules_from_dict(data["rules"], f"{where}.rules")
-    deal_number = _int(data["deal_number"], f"{where}.deal_number", 1, _SCORE)
+    deal_number = read_int(data["deal_number"], f"{where}.deal_number", 1, SCORE_LIMIT)
     last = (
         None if data["last_deal"] is None else read.summary(data["last_deal"], f"{where}.last_deal")
     )
-    past = read.past(
+    past = read_past_deals(
+        read,
         data["past_deals"],
         f"{where}.past_deals",
         last_number=deal_number if phase == Phase.GAME_OVER.value else deal_number - 1,
@@ -579,7 +498,7 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
     if position_text is not None:
         folds = Position.parse(position_text).folded
     else:
-        folds = (False,) * n if last is None else last.folded
+        folds = old_folds(n, last)
     fields = (
         read.seat(data["player"], f"{where}.player"),
         n,
@@ -594,8 +513,8 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
         read.cards(data["draws"], f"{where}.draws"),
         read.cut(data["cut"], f"{where}.cut"),
         -1 if trump is None else read.card_index(trump, f"{where}.trump_card"),
-        _bool(data["trump_card_taken"], f"{where}.trump_card_taken"),
-        read.per_seat(data["folded"], f"{where}.folded", _bool),
+        read_bool(data["trump_card_taken"], f"{where}.trump_card_taken"),
+        read.per_seat(data["folded"], f"{where}.folded", read_bool),
         tuple(-1 if k is None else k for k in exchanged),
         read.count(data["stock_size"], f"{where}.stock_size"),
         read.plays(data["trick"], f"{where}.trick"),
@@ -653,7 +572,7 @@ Serializable: TypeAlias = "Card | Rules | Action | GameRecord | GameState | Play
 
 
 def _card_from_doc(doc: dict[str, JSON]) -> Card:
-    return _card(doc["card"], "card")
+    return read_card(doc["card"], "card")
 
 
 def _rules_from_doc(doc: dict[str, JSON]) -> Rules:
@@ -687,7 +606,7 @@ def to_dict(obj: Serializable) -> dict[str, JSON]:
     if isinstance(obj, Card):
         return {**_header("card"), "card": str(obj)}
     if isinstance(obj, Rules):
-        return {**_header("rules"), "rules": _rules_to_dict(obj)}
+        return {**_header("rules"), "rules": rules_values(obj)}
     if isinstance(obj, (Shuffle, TakeCritical, LeaveCritical, Fold, Exchange, PlayCard)):
         return {**_header("action"), "action": _action_to_dict(obj)}
     if isinstance(obj, GameRecord):
@@ -770,19 +689,32 @@ def record_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) 
     return _record_from_doc(_load(text, "record", max_chars)[1])
 
 
-def state_from_json(text: str | bytes, *, max_chars: int | None = None) -> GameState:
+def state_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameState:
     """Read a ``bohmisch_watten.state`` document by replaying its record.
 
     The ``state`` snapshot in the document must equal the replayed state field for
     field, so a document that describes a state the rules cannot produce is rejected.
+
+    Args:
+        text: the document (``bytes`` are decoded as UTF-8).
+        max_chars: the size limit, as for every loader: :data:`MAX_DOCUMENT_CHARS`
+            (16 M) unless raised for a trusted file.  ``None``, this loader's old
+            spelling of the default, is deprecated.
 
     Raises:
         FormatError: for anything else, an illegal action in the record
             (``record action 57: play EA: R25.1: …``) or a snapshot field that does not
             follow from the record (``state.scores is …``).
     """
-    limit = MAX_DOCUMENT_CHARS if max_chars is None else max_chars
-    return _state_from_doc(_load(text, "state", limit)[1])
+    if max_chars is None:
+        warnings.warn(
+            "state_from_json(max_chars=None) is deprecated: leave max_chars out for the"
+            " default, as with every other loader",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        max_chars = MAX_DOCUMENT_CHARS
+    return _state_from_doc(_load(text, "state", max_chars)[1])
 
 
 def view_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> PlayerView:

@@ -16,7 +16,7 @@ Two models of the other seats:
 The work is done on bitmasks by :func:`solve_masks`, which a bot can call on sampled
 worlds without building states: cards are ints ``suit * 8 + rank``, hands are
 bitmasks of them, exactly as in :mod:`bohmisch_watten.tables`.  The trick rules are
-those of :mod:`bohmisch_watten.tricks` (``_legal_play_mask`` and ``_best_play``,
+those of :mod:`bohmisch_watten.tricks` (``legal_play_mask`` and ``best_play``,
 R24–R27), the points those of :mod:`bohmisch_watten.scoring` (R29–R32).
 
 How the paranoid search is fast: it never computes a value directly but answers
@@ -40,13 +40,15 @@ from itertools import pairwise
 from .actions import PLAY_ACTIONS, PlayCard
 from .cards import DECK, Card
 from .checks import check_instance
-from .phases import Phase
+from .phase import Phase
 from .rules import Rules
 from .scoring import deal_points, post_scores
 from .seats import left_of
 from .state import GameState
 from .tables import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, bits
-from .tricks import Plays, _best_play, _legal_play_mask
+from .tricks import Plays
+from .tricks import best_play as _best_play
+from .tricks import legal_play_mask as _legal_play_mask
 
 __all__ = ["OTHERS", "point_table", "principal_variation", "solve", "solve_masks"]
 

@@ -30,9 +30,9 @@ from typing import Final
 
 from .actions import PlayCard
 from .cards import BELLI, MAXI, SPITZ, Card, Rank, Suit
-from .phases import Phase
+from .phase import Phase
 from .state import GameState
-from .tricks import winning_play
+from .tricks import trick_winner
 from .views import PlayerView
 
 __all__ = [
@@ -298,13 +298,6 @@ def _seat_places(n: int) -> Sequence[tuple[float, float]]:
     return places[n]
 
 
-def _winning_seat(trick: Sequence[tuple[int, Card]], trump: Suit | None) -> int | None:
-    """Who wins the trick so far (R27); delegates to the engine's own trick logic."""
-    if not trick or trump is None:
-        return None
-    return winning_play(trick, trump)[0]
-
-
 def _table(
     *,
     num_players: int,
@@ -356,7 +349,7 @@ def _table(
         parts.append(card_svg(trump_card, width=44, x=600, y=330))
         parts.append(_text(622, 412, note, 12))
     parts.append(_text(180, 412, f"stock: {stock_size}", 12))
-    winner = _winning_seat(trick, trump_card.suit if trump_card else None)
+    winner = trick_winner(trick, trump_card.suit if trump_card else None)
     for i, (seat, card) in enumerate(trick):
         x = 290 + i * 56
         parts.append(card_svg(card, width=50, x=x, y=235))

@@ -4,8 +4,10 @@ The public functions take :class:`~bohmisch_watten.Card` objects and a
 :class:`~bohmisch_watten.Suit`, as a bot or a UI holds them (``view.hand``,
 ``view.trick``, ``view.trump_suit``): :func:`winning_play`, :func:`beats`,
 :func:`legal_cards` and :func:`is_trump`.  They are the same rules ``apply()`` uses,
-computed by the same bitmask functions (the private ones below, on card indices and
-bitmasks, which the engine calls on its hot path).
+computed by the same bitmask functions: :func:`best_play`, :func:`legal_play_mask` and
+:func:`explain_illegal_play`, on card indices and bitmasks (the compact form of
+``state.trick_plays`` and ``state.hand_masks``), which the engine, the sampler and the
+views call on their hot paths.
 
 >>> from bohmisch_watten import Card, Suit
 >>> from bohmisch_watten.tricks import beats, legal_cards, winning_play
@@ -28,13 +30,21 @@ from .checks import check_bool
 from .tables import BEATS, EFFECTIVE, FOLLOW_MASK, STRENGTH, TRUMP, TRUMP_MASK, bits
 
 __all__ = [
+    "TRUMP",
     "CardPlay",
     "Play",
     "PlayedTrick",
     "Plays",
     "beats",
+    "best_play",
+    "card_strength",
+    "effective_suit",
+    "explain_illegal_play",
     "is_trump",
     "legal_cards",
+    "legal_play_mask",
+    "outranks",
+    "trick_winner",
     "winning_play",
 ]
 
@@ -48,7 +58,7 @@ PlayedTrick = tuple[Plays, int]
 """A finished trick: its plays and the seat that won it (R27)."""
 
 
-def _best_play(trick: Sequence[Play], trump: int) -> Play:
+def best_play(trick: Sequence[Play], trump: int) -> Play:
     """The play currently winning ``trick`` (R27): highest Critical, trump, or led suit.
 
     Of a complete trick, its seat is the trick's winner, who leads the next (R24).
@@ -61,7 +71,7 @@ def _best_play(trick: Sequence[Play], trump: int) -> Play:
     return best
 
 
-def _legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: bool) -> int:
+def legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: bool) -> int:
     """The cards of ``hand`` that may be played to ``trick`` (R25, R26).
 
     Args:
@@ -78,8 +88,12 @@ def _legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: bo
         follow = hand & TRUMP_MASK[trump]  # R25.2: void in a plain suit, must trump
     if not follow:
         return hand  # R25.4: neither the suit led nor a trump
-    if must_head:
-        winning = _best_play(trick, trump)[1]
+    if must_head:  # best_play() inlined: this runs for every card played to a trick
+        strength = STRENGTH[trump][led]
+        winning = trick[0][1]
+        for play in trick[1:]:
+            if strength[play[1]] > strength[winning]:
+                winning = play[1]
         heading = follow & BEATS[trump][led][winning]
         if heading:
             return heading  # R25.1-3: head / overtrump when possible
@@ -95,7 +109,7 @@ def _suit_name(led: int) -> str:
     return "trumps" if led == TRUMP else Suit(led).label
 
 
-def _explain_illegal_play(
+def explain_illegal_play(
     seat: int, hand: int, card: int, trick: Sequence[Play], trump: int, must_head: bool
 ) -> str:
     """Why playing ``card`` is illegal, naming the rule (for :class:`IllegalActionError`).
@@ -113,12 +127,12 @@ def _explain_illegal_play(
             target = "" if led == TRUMP else f" {_suit_name(led)}"
             return f"{rule}: {what}{target} with {_names(follow)}"
         verb = "overtrump" if led == TRUMP else "head the trick"
-        heading = _legal_play_mask(hand, trick, trump, must_head)
+        heading = legal_play_mask(hand, trick, trump, must_head)
         return f"{rule}: must {verb} with {_names(heading)}"
     trumps = hand & TRUMP_MASK[trump]
     if not (trumps >> card) & 1:
         return f"R25.2: void in {_suit_name(led)}, must trump with {_names(trumps)}"
-    return f"R25.2: must overtrump with {_names(_legal_play_mask(hand, trick, trump, must_head))}"
+    return f"R25.2: must overtrump with {_names(legal_play_mask(hand, trick, trump, must_head))}"
 
 
 # ------------------------------------------------------------ card-level helpers
@@ -161,6 +175,52 @@ def is_trump(card: Card, trump_suit: Suit) -> bool:
     return bool(TRUMP_MASK[_suit_index(trump_suit)] >> _card_index(card, "card") & 1)
 
 
+def effective_suit(card: Card, trump_suit: Suit) -> int:
+    """The suit ``card`` counts as: :data:`TRUMP` for a trump, else its printed suit (R8, R10).
+
+    >>> from bohmisch_watten import Card, Suit
+    >>> from bohmisch_watten.tricks import TRUMP, effective_suit
+    >>> effective_suit(Card.parse("HK"), Suit.ACORNS) == TRUMP
+    True
+    >>> effective_suit(Card.parse("G8"), Suit.ACORNS) == Suit.LEAVES
+    True
+    """
+    return EFFECTIVE[_suit_index(trump_suit)][_card_index(card, "card")]
+
+
+def card_strength(card: Card, trump_suit: Suit) -> int:
+    """A number that orders cards by strength, for sorting a hand (R7–R9).
+
+    Maxi > Belli > Spitz > the trumps by rank > the plain cards by rank (equal ranks of
+    different plain suits are equal): the order in which a card wins a trick of its own
+    effective suit.  Higher is stronger; only the order is meant, not the values.
+    """
+    index = _card_index(card, "card")
+    return STRENGTH[_suit_index(trump_suit)][index >> 3][index]
+
+
+def outranks(card: Card, best: Card, led: int, trump_suit: Suit) -> bool:
+    """Whether ``card`` would take a trick of effective suit ``led`` now won by ``best`` (R27).
+
+    ``led`` is :func:`effective_suit` of the card led (:data:`TRUMP` or 0–3).
+    """
+    if isinstance(led, bool) or not isinstance(led, int) or not 0 <= led <= TRUMP:
+        raise TypeError(f"led must be an effective suit from 0 to {TRUMP}, got {led!r:.20}")
+    trump = _suit_index(trump_suit)
+    return bool(BEATS[trump][led][_card_index(best, "best")] >> _card_index(card, "card") & 1)
+
+
+def trick_winner(trick: Sequence[CardPlay], trump_suit: Suit | None) -> int | None:
+    """The seat winning ``trick`` so far (R27); None for an empty trick or no trump yet.
+
+    What a table shows beside the trick: :func:`winning_play`'s seat, tolerant of the
+    moments when there is nothing to win.
+    """
+    if not trick or trump_suit is None:
+        return None
+    return winning_play(trick, trump_suit)[0]
+
+
 def winning_play(trick: Sequence[CardPlay], trump_suit: Suit) -> CardPlay:
     """The ``(seat, card)`` pair winning ``trick`` so far (R27).
 
@@ -175,7 +235,7 @@ def winning_play(trick: Sequence[CardPlay], trump_suit: Suit) -> CardPlay:
     plays = _plays(trick)
     if not plays:
         raise ValueError("trick must hold at least one play to have a winner")
-    seat, card = _best_play(plays, _suit_index(trump_suit))
+    seat, card = best_play(plays, _suit_index(trump_suit))
     return seat, DECK[card]
 
 
@@ -189,13 +249,13 @@ def beats(card: Card, trick: Sequence[CardPlay], trump_suit: Suit) -> bool:
         TypeError: naming the argument, for anything but a Card, (seat, Card) pairs and
             a Suit.
     """
-    index = _card_index(card, "card")
+    _card_index(card, "card")
     plays = _plays(trick)
     trump = _suit_index(trump_suit)
     if not plays:
         return True
     led = EFFECTIVE[trump][plays[0][1]]
-    return bool(BEATS[trump][led][_best_play(plays, trump)[1]] >> index & 1)
+    return outranks(card, DECK[best_play(plays, trump)[1]], led, trump_suit)
 
 
 def legal_cards(
@@ -220,5 +280,9 @@ def legal_cards(
     mask = 0
     for card in hand:
         mask |= 1 << _card_index(card, "each card of hand")
-    legal = _legal_play_mask(mask, _plays(trick), _suit_index(trump_suit), must_head)
+    legal = legal_play_mask(mask, _plays(trick), _suit_index(trump_suit), must_head)
     return tuple(DECK[i] for i in bits(legal))
+
+
+_legal_play_mask = legal_play_mask
+"""The 0.3 name of :func:`legal_play_mask`, kept for code that imported it."""

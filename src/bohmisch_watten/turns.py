@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 from typing import Final, SupportsIndex
 
-from .phases import Phase
+from .phase import Phase
 
 __all__ = ["check_seat", "seat_may_act", "turn_message"]
 

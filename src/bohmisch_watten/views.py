@@ -28,27 +28,21 @@ from typing import Any, Final
 
 import attrs
 
-from .actions import (
-    EXCHANGES,
-    EXCHANGES_WITH_TRUMP,
-    FOLD,
-    LEAVE,
-    PLAY_ACTIONS,
-    TAKE,
-    Action,
-    Shuffle,
-)
+from ._construct import build_state
+from ._history import deal_actions, deal_nodes, exchange_action, last_shuffle
+from ._layout import final_position
+from .actions import Action, Shuffle
 from .cards import DECK, Card
 from .checks import check_int, check_rng
 from .display import render_view, turn_text
 from .facts import DealFacts
-from .phases import Phase
+from .phase import Phase
 from .position import Position
 from .rules import Rules
 from .sampling import CutEntry, DealInfo, Plan
 from .scoring import game_returns
-from .seats import left_of, seat_order
-from .state import GameState, _build_state, _Node
+from .seats import seat_order
+from .state import GameState
 from .summary import DealSummary, PastDeals, PublicDeal
 from .tables import CRITICAL_MASK, bits
 from .tricks import PlayedTrick, Plays
@@ -154,6 +148,40 @@ class PlayerView(DealFacts):
         """The cards left in the stock (during the ritual: the undealt pack) (R20)."""
         return self._stock_size
 
+    # -------------------------------------------------- the compact form, read-only
+    # Cards as indices 0–31 (``Card.index``), sets of cards as bitmasks (bit i for the
+    # card of index i): what documents and encoders read instead of private fields.
+
+    @property
+    def hand_mask(self) -> int:
+        """The compact form of :attr:`hand`: a bitmask of card indices."""
+        return self._hand
+
+    @property
+    def discard_mask(self) -> int:
+        """The compact form of :attr:`discards`: a bitmask of card indices (R23)."""
+        return self._discards
+
+    @property
+    def draw_indices(self) -> tuple[int, ...]:
+        """The compact form of :attr:`draws`: card indices in the order drawn (R23)."""
+        return self._draws
+
+    @property
+    def cut_entries(self) -> tuple[CutEntry, ...]:
+        """The compact form of :attr:`cut_cards`: ``(seat, card index or -1, taken,
+        was a Critical)``, -1 where only another seat knows the card (R13)."""
+        return self._cut
+
+    @property
+    def past_summaries(self) -> PastDeals:
+        """The finished deals as :class:`~bohmisch_watten.DealSummary` objects (all public).
+
+        The same record :attr:`past_deals` gives as :class:`PublicDeal` objects, shared
+        with the state the view was made from, not copied.
+        """
+        return self._past
+
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """Per seat, how many cards he holds (folded players keep five, set aside)."""
@@ -184,8 +212,8 @@ class PlayerView(DealFacts):
         if position is None:  # built once per view: samples and legal actions reuse it
             n = self.num_players
             if self.phase is Phase.GAME_OVER:
-                position = Position(
-                    n, self.rules, left_of(self.dealer, n), self.deal_number + 1, self.scores,
+                position = final_position(
+                    n, self.rules, self.dealer, self.deal_number, self.scores,
                     self._previous_folds,
                 )  # fmt: skip
             else:
@@ -241,31 +269,14 @@ class PlayerView(DealFacts):
         """
         if self._trump < 0 and self.phase is not Phase.CUT:
             return ()
-        out: list[tuple[int | None, Action | None]] = [(None, None)]
-        last = len(self._cut) - 1
-        for i, (seat, _, taken, critical) in enumerate(self._cut):
-            if taken:
-                out.append((seat, TAKE))
-            elif critical and not (i == last and self.phase is Phase.CUT):
-                out.append((seat, LEAVE))
-        if self._trump < 0:
-            return tuple(out)
-        n = self.num_players
-        for q in seat_order(self.dealer, n):
-            if self._folded[q]:
-                out.append((q, FOLD))
-            elif self._exchanged[q] >= 0:
-                if q == self.player:
-                    table = (
-                        EXCHANGES_WITH_TRUMP if self._took_trump and q == self.dealer else EXCHANGES
-                    )
-                    out.append((q, table[self._discards]))
-                else:
-                    out.append((q, None))
-        for plays, _ in self._tricks:
-            out += [(s, PLAY_ACTIONS[c]) for s, c in plays]
-        out += [(s, PLAY_ACTIONS[c]) for s, c in self._trick]
-        return tuple(out)
+        player, dealer, took, discards = self.player, self.dealer, self._took_trump, self._discards
+        return tuple(
+            deal_actions(
+                self._deal_info(),
+                None,  # R11: the pack is hidden
+                lambda q: exchange_action(q, dealer, took, discards) if q == player else None,
+            )
+        )
 
     def _shell(self) -> GameState:
         """A state holding only this view's facts (other hands empty, stock of blanks).
@@ -274,7 +285,7 @@ class PlayerView(DealFacts):
         and public facts, so asking this shell reuses the engine's own rule code (R18–R25).
         """
         n, p = self.num_players, self.player
-        return _build_state(
+        return build_state(
             position=self.position,
             past=self._past,
             phase=self.phase,
@@ -371,13 +382,13 @@ class PlayerView(DealFacts):
         check_rng(rng, "sample_state(rng)")
         phase = self.phase
         if phase is Phase.DEAL or phase is Phase.GAME_OVER:
-            return _build_state(position=self.position, past=self._past, phase=phase)
+            return build_state(position=self.position, past=self._past, phase=phase)
         plan = self._plan
         if plan is None:
             plan = Plan(self._deal_info())
             object.__setattr__(self, "_plan", plan)
         world = plan.draw(rng)
-        return _build_state(
+        return build_state(
             position=self.position,
             past=self._past,
             phase=phase,
@@ -393,7 +404,7 @@ class PlayerView(DealFacts):
             trick=self._trick,
             tricks=self._tricks,
             tricks_won=self._tricks_won,
-            history=_deal_nodes(None, self._deal_info(), world.pack, world.discards),
+            history=deal_nodes(None, self._deal_info(), _shuffle_of(world.pack), world.discards),
         )
 
 
@@ -403,40 +414,8 @@ _VIEW_FIELDS: Final = tuple(field.name for field in attrs.fields(PlayerView) if 
 # ------------------------------------------------------------------ histories
 
 
-def _push(node: _Node | None, seat: int | None, action: Action) -> _Node:
-    """One more action on a linked history (typed, so that loops do not widen the type)."""
-    return (node, seat, action)
-
-
-def _deal_nodes(
-    node: _Node | None,
-    info: DealInfo,
-    pack: list[int],
-    discards: tuple[int, ...],
-) -> _Node:
-    """Append one deal's actions to a history: shuffle, ritual, exchange, plays."""
-    head = _push(node, None, Shuffle(tuple([DECK[i] for i in pack])))
-    last = len(info.cut) - 1
-    for i, (seat, _, taken, critical) in enumerate(info.cut):
-        if taken:
-            head = _push(head, seat, TAKE)
-        elif critical and not (i == last and info.cut_pending):
-            head = _push(head, seat, LEAVE)
-    if info.trump < 0:
-        return head
-    n, dealer = info.num_players, info.dealer
-    for q in seat_order(dealer, n):
-        if info.folded[q]:
-            head = _push(head, q, FOLD)
-        elif info.exchanged[q] >= 0:
-            table = EXCHANGES_WITH_TRUMP if q == dealer and info.took_trump else EXCHANGES
-            head = _push(head, q, table[discards[q]])
-    for plays, _ in info.tricks:
-        for seat, card in plays:
-            head = _push(head, seat, PLAY_ACTIONS[card])
-    for seat, card in info.trick:
-        head = _push(head, seat, PLAY_ACTIONS[card])
-    return head
+def _shuffle_of(pack: list[int]) -> Shuffle:
+    return Shuffle(tuple([DECK[i] for i in pack]))
 
 
 def make_view(state: GameState, player: int) -> PlayerView:
@@ -451,122 +430,54 @@ def make_view(state: GameState, player: int) -> PlayerView:
     if not 0 <= player < n:
         raise ValueError(f"player must be a seat from 0 to {n - 1}, got {player!r}")
     phase = state.phase
-    node: _Node | None = state._history
-    past = state._past
-    if phase is Phase.DEAL or phase is Phase.GAME_OVER:
-        return PlayerView(
-            player, n, state.rules, phase, state.dealer, state.deal_number, state.scores,
-            state.current_player, 0, 0, (), (), -1, False, (False,) * n, (-1,) * n, 0, (), (),
-            (0,) * n, past, state.winners, state.losers, state._previous_folds(),
-        )  # fmt: skip
-    assert node is not None
-    while not isinstance(node[2], Shuffle):
-        node = node[0]
-    shuffle: Shuffle = node[2]
+    deal = state.deal_fields
+    exchanged = deal.exchanged
     draws: tuple[int, ...] = ()
-    exchanged = state._exchanged
-    if phase is not Phase.CUT and exchanged[player] > 0:
-        dealer, took = state.dealer, state._took_trump
-        order = seat_order(dealer, n)
-        counts = {
-            q: exchanged[q] - (1 if q == dealer and took else 0) for q in order if exchanged[q] >= 0
-        }
-        takes = sum(1 for _, _, taken in state._cut if taken)
-        pack = [c.index for c in shuffle.pack[: 32 - takes]]
-        initial = pack[len(pack) - len(state._pack) - sum(counts.values()) :]
-        offset = 0
-        for q in order:
-            if q == player:
-                break
-            offset += counts.get(q, 0)
-        draws = tuple(initial[offset : offset + counts[player]])
+    if phase is not Phase.CUT and phase is not Phase.DEAL and exchanged[player] > 0:
+        draws = _draws(state, player)
     return PlayerView(
-        player, n, state.rules, phase, state.dealer, state.deal_number, state.scores,
-        state.current_player, state._hands[player], state._discards[player], draws,
-        _cut_public(state._cut, player), state._trump, state._took_trump, state._folded,
-        exchanged, len(state._pack), state._trick, state._tricks, state._tricks_won,
-        past, state.winners, state.losers, state._previous_folds(),
-    )  # fmt: skip
-
-
-# ------------------------------------------------------- checking a record
-
-
-def past_problem(past: PastDeals, position: Position, phase: Phase) -> str | None:
-    """Why ``past`` cannot be the finished deals before ``position``, or None.
-
-    For loaders of hostile input: each deal must follow the one before it (dealer R4,
-    deal number, scores), and some shuffle must give exactly its public record when
-    played by the rules (R11–R34) — found by the exact sampler with no seat's cards
-    (public facts only) and replayed with ``apply()``.  Before the first recorded deal
-    nobody is taken to have folded, since that deal's predecessor is not recorded.
-    ``position`` is the current deal's position; at GAME_OVER the final one.
-    """
-    n, rules = position.num_players, position.rules
-    previous: DealSummary | None = None
-    for deal in past:
-        if len(deal.scores) != n or len(deal.folded) != n or len(deal.points) != n:
-            return f"deal {deal.deal_number}: not a {n}-player deal"
-        before = tuple(a - b for a, b in zip(deal.scores, deal.points, strict=True))
-        if previous is not None:
-            if deal.deal_number != previous.deal_number + 1:
-                return f"deal {deal.deal_number} follows deal {previous.deal_number}"
-            if deal.dealer != left_of(previous.dealer, n):
-                return f"deal {deal.deal_number}: dealt by seat {deal.dealer} (R4)"
-            if before != previous.scores:
-                return f"deal {deal.deal_number}: the scores do not follow from the deal before"
-        try:
-            start = Position(
-                n, rules, deal.dealer, deal.deal_number, before,
-                (False,) * n if previous is None else previous.folded,
-            )  # fmt: skip
-            replayed = _public_replay(start, deal)
-        except Exception as error:  # hostile input reaching the engine
-            return f"deal {deal.deal_number}: no game gives this deal ({error!s:.80})"
-        if replayed != deal:
-            return f"deal {deal.deal_number}: no game gives this deal"
-        previous = deal
-    if previous is not None:
-        final = phase is Phase.GAME_OVER
-        follows = (
-            position.deal_number == previous.deal_number + 1
-            and position.dealer == left_of(previous.dealer, n)
-            and position.scores == previous.scores
-            and position.folded == previous.folded
-        )
-        if not follows:
-            return "the current deal does not follow the last recorded deal"
-        if final != bool(_build_state(position=position, phase=Phase.GAME_OVER).winners):
-            return "the game's end does not agree with the scores (R31-R34)"
-    return None
-
-
-def _public_replay(start: Position, deal: DealSummary) -> DealSummary | None:
-    """The summary a game from ``start`` gives when played to the public record ``deal``."""
-    n = start.num_players
-    cut = tuple(
-        (seat, -1 if card is None else card.index, taken, critical)
-        for seat, card, taken, critical in deal.cut
+        player=player,
+        num_players=n,
+        rules=state.rules,
+        phase=phase,
+        dealer=state.dealer,
+        deal_number=state.deal_number,
+        scores=state.scores,
+        current_player=state.current_player,
+        hand=state.hand_masks[player],
+        discards=deal.discards[player],
+        draws=draws,
+        cut=_cut_public(deal.cut, player),
+        trump=deal.trump,
+        took_trump=deal.took_trump,
+        folded=deal.folded,
+        exchanged=exchanged,
+        stock_size=len(deal.pack),
+        trick=state.trick_plays,
+        tricks=state.played_tricks,
+        tricks_won=state.tricks_won,
+        past=state.past_deals,
+        winners=state.winners,
+        losers=state.losers,
+        previous_folds=state.previous_folds,
     )
-    stock = 31 - 5 * n  # R15: 32 cards, 5 per hand, the trump card
-    draws = sum(
-        k - (1 if q == deal.dealer and deal.trump_card_taken else 0)
-        for q, k in enumerate(deal.exchanged)
-        if k is not None
-    )
-    tricks = tuple((tuple((s, c.index) for s, c in t.plays), t.winner) for t in deal.tricks)
-    info = DealInfo(
-        n, deal.dealer, start.rules.must_head, cut, False, deal.trump_card.index,
-        deal.trump_card_taken, deal.folded, tuple(-1 if k is None else k for k in deal.exchanged),
-        tricks, (), stock - draws, -1, 0, 0, (),
-    )  # fmt: skip
-    world = Plan(info).draw(random.Random(0))
-    node: _Node | None = _deal_nodes(None, info, world.pack, world.discards)
-    actions = []
-    while node is not None:
-        actions.append(node[2])
-        node = node[0]
-    state = _build_state(position=start)
-    for action in reversed(actions):
-        state = state.apply(action)
-    return state.last_deal
+
+
+def _draws(state: GameState, player: int) -> tuple[int, ...]:
+    """The cards ``player`` drew from the stock, in order: read off the deal's shuffle (R20)."""
+    deal = state.deal_fields
+    exchanged, n = deal.exchanged, state.num_players
+    dealer, took = state.dealer, deal.took_trump
+    order = seat_order(dealer, n)
+    counts = {
+        q: exchanged[q] - (1 if q == dealer and took else 0) for q in order if exchanged[q] >= 0
+    }
+    takes = sum(1 for _, _, taken in deal.cut if taken)
+    pack = [c.index for c in last_shuffle(state.history_node).pack[: 32 - takes]]
+    initial = pack[len(pack) - len(deal.pack) - sum(counts.values()) :]
+    offset = 0
+    for q in order:
+        if q == player:
+            break
+        offset += counts.get(q, 0)
+    return tuple(initial[offset : offset + counts[player]])

@@ -16,14 +16,11 @@ episode is and on what it pays, so they take it from here.
 
 from __future__ import annotations
 
-import enum
 import operator
 from collections.abc import Mapping
 from typing import Final
 
-import attrs
-
-from ..rules import Rules
+from ..rules import Rules, rules_values
 from ..state import GameState
 
 __all__ = [
@@ -40,16 +37,7 @@ MAX_DEAL_CHANGE: Final = 10
 """The largest score change of one deal: 5 tricks or none, doubled (R29, R30)."""
 
 
-def _plain(value: object) -> bool | int | str:
-    if isinstance(value, enum.Enum):
-        return str(value.value)
-    assert isinstance(value, (bool, int, str))
-    return value
-
-
-RULE_PARAMS: Final[dict[str, bool | int | str]] = {
-    field.name: _plain(field.default) for field in attrs.fields(Rules)
-}
+RULE_PARAMS: Final[dict[str, bool | int | str]] = rules_values(Rules())
 """One flat parameter per :class:`Rules` field, same name and default (enums as str)."""
 
 

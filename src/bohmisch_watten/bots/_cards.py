@@ -1,7 +1,8 @@
 """Card sense shared by the bots: effective suits, card power, who beats whom (R7–R10, R27).
 
-These are small pure functions on public :class:`~bohmisch_watten.Card` values, so that
-the bots depend on the rules as written, not on the engine's internal tables.
+The rules themselves (effective suit, strength, who wins) are
+:mod:`~bohmisch_watten.tricks`'s, the one home of R27; the names here are the bots'
+vocabulary for them, plus the bots' own rule-of-thumb values of cards.
 """
 
 from __future__ import annotations
@@ -9,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from .. import tricks
 from ..cards import BELLI, DECK, MAXI, SPITZ, Card, Rank, Suit
 
-TRUMP: Final = -1
-"""The effective suit of a trump (R10)."""
-
-_CRITICAL_POWER: Final = {MAXI: 302, BELLI: 301, SPITZ: 300}
+TRUMP: Final = tricks.TRUMP
+"""The effective suit of a trump (R10), as :mod:`~bohmisch_watten.tricks` numbers it."""
 
 # Expected tricks of one card in a typical deal: the hand evaluation of HeuristicBot.
 # Criticals almost always win (R7); trumps by rank (R9); a plain ace sometimes wins its
@@ -35,15 +35,12 @@ _CRITICAL_VALUE: Final = {MAXI: 1.0, BELLI: 0.95, SPITZ: 0.9}
 
 def effective_suit(card: Card, trump: Suit) -> int:
     """``TRUMP`` for Criticals and trump-suit cards, else the printed suit (R8, R10)."""
-    return TRUMP if card.is_critical or card.suit is trump else int(card.suit)
+    return tricks.effective_suit(card, trump)
 
 
 def power(card: Card, trump: Suit) -> int:
     """A number that orders cards by strength: Criticals, then trumps, then plain (R7, R9)."""
-    critical = _CRITICAL_POWER.get(card)
-    if critical is not None:
-        return critical
-    return (200 if card.suit is trump else 100) + int(card.rank)
+    return tricks.card_strength(card, trump)
 
 
 def beats(card: Card, best: Card, led: int, trump: Suit) -> bool:
@@ -55,22 +52,12 @@ def beats(card: Card, best: Card, led: int, trump: Suit) -> bool:
         led: the effective suit of the card led (``TRUMP`` or a suit number).
         trump: the trump suit.
     """
-    suit = effective_suit(card, trump)
-    if suit == TRUMP:
-        return effective_suit(best, trump) != TRUMP or power(card, trump) > power(best, trump)
-    if effective_suit(best, trump) == TRUMP:
-        return False
-    return suit == led and power(card, trump) > power(best, trump)
+    return tricks.outranks(card, best, led, trump)
 
 
 def winning(trick: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
     """The ``(seat, card)`` winning a non-empty trick so far (R27)."""
-    led = effective_suit(trick[0][1], trump)
-    best = trick[0]
-    for play in trick[1:]:
-        if beats(play[1], best[1], led, trump):
-            best = play
-    return best
+    return tricks.winning_play(trick, trump)
 
 
 def card_value(card: Card, trump: Suit) -> float:

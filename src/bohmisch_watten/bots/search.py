@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final, Literal
 import attrs
 
 from ..actions import Action, Fold
-from ..phases import Phase
+from ..phase import Phase
 from .policy import decide, rank_exchanges
 
 if TYPE_CHECKING:

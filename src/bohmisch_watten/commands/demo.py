@@ -17,7 +17,7 @@ import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
 from ..cards import CRITICALS, Card, Suit
-from ..phases import Phase
+from ..phase import Phase
 from ..rules import Overshoot, Rules, Schleck
 from ..state import GameState, new_game
 

@@ -41,7 +41,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import FormatError, IllegalActionError
-from ..phases import Phase
+from ..phase import Phase
 from .page import render_page
 from .table import Table, TableError
 

@@ -9,30 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
-from ..phases import Phase
+from ..actions import Action
+from ..events import (
+    CardPlayed,
+    CriticalLeft,
+    CriticalTaken,
+    CutCardSeen,
+    DealScored,
+    DealStarted,
+    Event,
+    Exchanged,
+    Folded,
+    GameOver,
+    TrickWon,
+    TrumpCardTurned,
+    describe,
+)
 from ..state import GameState
 
-__all__ = ["narrate"]
+__all__ = ["narrate", "narrate_events"]
 
 
 def _verb(name: str, you: str, other: str) -> str:
     return f"{name} {you if name == 'You' else other}"
-
-
-def _deal_start(after: GameState, observer: int, names: Sequence[str]) -> list[str]:
-    """Lines for the moment the cards are dealt: what the observer saw, the trump card."""
-    lines = []
-    view = after.view(observer)
-    for seat, card, taken, critical in view.cut_cards:
-        if seat == observer and card is not None and not taken and not critical:
-            lines.append(f"You looked at the cut card {card}: no Critical, it stays at the bottom.")
-    trump = after.trump_card
-    suit = after.trump_suit
-    if trump is not None and suit is not None:
-        double = " The deal counts double and nobody may fold." if suit.label == "Hearts" else ""
-        lines.append(f"Trump card {trump}: {suit.label} are trumps.{double}")
-    return lines
 
 
 def narrate(
@@ -45,6 +44,9 @@ def narrate(
 ) -> list[str]:
     """The log lines of one move as ``observer`` may see it.
 
+    The lines are written from :func:`~bohmisch_watten.events.describe`'s events for
+    ``observer``, the one place that decides what a seat may see of a move.
+
     Args:
         before: the state the move was made in.
         seat: who moved (None for chance).
@@ -53,53 +55,68 @@ def narrate(
         observer: the seat the lines are for; ``names[observer]`` should be "You".
         names: a display name per seat.
     """
-    who = names[seat] if seat is not None else ""
+    return narrate_events(describe(before, action, after, observer), before, observer, names)
+
+
+def narrate_events(
+    events: Sequence[Event], before: GameState, observer: int, names: Sequence[str]
+) -> list[str]:
+    """The log lines of the ``events`` of one move from ``before``, seen by ``observer``."""
     lines: list[str] = []
-    if isinstance(action, Shuffle):
-        lines.append(
-            f"Deal {after.deal_number}: "
-            + _verb(names[before.dealer], "shuffle", "shuffles")
-            + ", "
-            + _verb(names[before.cutter], "cut", "cuts")
-            + "."
-        )
-    elif isinstance(action, TakeCritical):
-        card = before.cut_cards[-1][1]  # R13: a taken Critical is shown to everybody
-        lines.append(_verb(who, "take", "takes") + f" the Critical {card}.")
-    elif isinstance(action, LeaveCritical):
-        card = before.cut_cards[-1][1]  # R13: known only to the seat that looked
-        shown = f" {card}" if seat == observer else ""
-        lines.append(_verb(who, "leave", "leaves") + f" the Critical{shown} at the bottom.")
-    elif isinstance(action, Fold):
-        lines.append(_verb(who, "fold", "folds") + ".")
-    elif isinstance(action, Exchange):
-        trump = " and take the trump card" if action.take_trump_card else ""
-        if seat == observer:
-            given = " ".join(str(c) for c in sorted(action.discard)) or "nothing"
-            drawn = " ".join(str(c) for c in after.view(observer).draws)
-            got = f", draw {drawn}" if drawn else ""
-            lines.append(f"You play and exchange {given}{got}{trump}.")
-        else:
-            trump = trump.replace("take", "takes")
-            lines.append(f"{who} plays and exchanges {len(action.discard)} card(s){trump}.")
-    elif isinstance(action, PlayCard):
-        lines.append(_verb(who, "play", "plays") + f" {action.card}.")
-        finished = after.tricks if after.phase is Phase.PLAY else ()
-        if after.phase is not Phase.PLAY and after.last_deal is not before.last_deal:
-            assert after.last_deal is not None
-            finished = after.last_deal.tricks
-        if len(finished) > len(before.tricks):
-            winner = names[finished[-1].winner]
-            lines.append(_verb(winner, "win", "wins") + f" trick {len(finished)}.")
-    if after.phase is Phase.EXCHANGE and before.phase in (Phase.DEAL, Phase.CUT):
-        lines += _deal_start(after, observer, names)
-    if after.last_deal is not before.last_deal and after.last_deal is not None:
-        deal = after.last_deal
-        points = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(deal.points))
-        double = " (doubled: Hearts)" if deal.doubled else ""
-        lines.append(f"Deal {deal.deal_number} is over. Points{double}: {points}.")
-    if after.is_terminal and not before.is_terminal:
-        winners = ", ".join(names[s] for s in after.winners)
-        losers = ", ".join(names[s] for s in after.losers)
-        lines.append(f"Game over. Winners: {winners}. Losers: {losers}.")
+    for event in events:
+        if isinstance(event, DealStarted):
+            lines.append(
+                f"Deal {event.deal_number}: "
+                + _verb(names[before.dealer], "shuffle", "shuffles")
+                + ", "
+                + _verb(names[before.cutter], "cut", "cuts")
+                + "."
+            )
+        elif isinstance(event, CriticalTaken):  # R13: a taken Critical is shown to all
+            lines.append(_verb(names[event.seat], "take", "takes") + f" the Critical {event.card}.")
+        elif isinstance(event, CriticalLeft):  # R13: known only to the seat that looked
+            shown = "" if event.card is None else f" {event.card}"
+            lines.append(
+                _verb(names[event.seat], "leave", "leaves") + f" the Critical{shown} at the bottom."
+            )
+        elif isinstance(event, CutCardSeen):
+            if event.seat == observer and event.card is not None and not event.critical:
+                lines.append(
+                    f"You looked at the cut card {event.card}: no Critical, it stays at the bottom."
+                )
+        elif isinstance(event, TrumpCardTurned):
+            suit = event.card.suit
+            double = (
+                " The deal counts double and nobody may fold." if suit.label == "Hearts" else ""
+            )
+            lines.append(f"Trump card {event.card}: {suit.label} are trumps.{double}")
+        elif isinstance(event, Folded):
+            lines.append(_verb(names[event.seat], "fold", "folds") + ".")
+        elif isinstance(event, Exchanged):
+            lines.append(_exchange_line(event, names))
+        elif isinstance(event, CardPlayed):
+            lines.append(_verb(names[event.seat], "play", "plays") + f" {event.card}.")
+        elif isinstance(event, TrickWon):
+            number = before.tricks_completed + 1
+            lines.append(_verb(names[event.seat], "win", "wins") + f" trick {number}.")
+        elif isinstance(event, DealScored):
+            points = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(event.points))
+            double = " (doubled: Hearts)" if event.doubled else ""
+            lines.append(f"Deal {event.deal_number} is over. Points{double}: {points}.")
+        elif isinstance(event, GameOver):
+            winners = ", ".join(names[s] for s in event.winners)
+            losers = ", ".join(names[s] for s in event.losers)
+            lines.append(f"Game over. Winners: {winners}. Losers: {losers}.")
     return lines
+
+
+def _exchange_line(event: Exchanged, names: Sequence[str]) -> str:
+    """R23: the cards to their own seat, the count to everybody else."""
+    trump = " and take the trump card" if event.took_trump_card else ""
+    if event.discarded is not None and event.drawn is not None:
+        given = " ".join(str(c) for c in event.discarded) or "nothing"
+        drawn = " ".join(str(c) for c in event.drawn)
+        got = f", draw {drawn}" if drawn else ""
+        return f"You play and exchange {given}{got}{trump}."
+    trump = trump.replace("take", "takes")
+    return f"{names[event.seat]} plays and exchanges {event.count} card(s){trump}."

@@ -22,14 +22,14 @@ from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
 from ..events import describe, to_dicts
 from ..notation import parse_action
-from ..phases import Phase
+from ..phase import Phase
 from ..review import Judge, default_judge, review
 from ..rules import Rules
 from ..state import GameState, new_game, next_game
-from ..tricks import winning_play
+from ..tricks import trick_winner
 from ..views import PlayerView
 from . import players
-from .narrate import narrate
+from .narrate import narrate_events
 
 __all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "Seat", "Table", "TableError"]
 
@@ -185,8 +185,9 @@ class Table:
         self.state = after = before.apply(action, seat=seat)  # refuses another seat's turn
         for observer in range(len(self.seats)):
             names = self.names_for(observer)
-            self.logs[observer].extend(narrate(before, seat, action, after, observer, names))
-            self.events[observer] = to_dicts(describe(before, action, after, observer))
+            events = describe(before, action, after, observer)  # what this seat may see
+            self.logs[observer].extend(narrate_events(events, before, observer, names))
+            self.events[observer] = to_dicts(events)
 
     def step(self) -> None:
         """Make the next automatic move: the shuffle (R11) or a bot's decision.
@@ -308,10 +309,7 @@ class Table:
 
 def winning_seat(view: PlayerView) -> int | None:
     """Who is winning the trick on the table so far (R27), None with no trick."""
-    trick = view.trick
-    if not trick or view.trump_suit is None:
-        return None
-    return winning_play(trick, view.trump_suit)[0]
+    return trick_winner(view.trick, view.trump_suit)
 
 
 def offered_card(view: PlayerView) -> str | None:

@@ -1,0 +1,365 @@
+"""Internal: the effects of the actions, with their error explainers (R11–R34).
+
+Each effect checks its action against the rules, asks the compiled phase machine for
+the destination (``decide``) and builds the one new state with
+:func:`~bohmisch_watten._construct.make`.  Positional construction is deliberate: it is
+the cheapest way to make a frozen instance.  Where the machine's guard has already
+worked something out, the effect uses its conclusion: the play that completes the
+deal (``dest is SCORE``) is known to complete its trick, and the scoring reads the
+:class:`~bohmisch_watten.facts.DealScore` the guard ``game_ends`` computed and kept
+on the state.
+
+The explainers (``*_problem``, :func:`wrong_phase`) run on the error path only, so they
+favour clarity over speed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, cast
+
+from ._construct import make
+from ._layout import STOCK_LIMIT, fresh_deal
+from ._legal import INDEX_OF_ID, fold_forbidden_by, pack_problem
+from .actions import Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
+from .cards import DECK, Suit
+from .dealing import cut_looker
+from .errors import IllegalActionError
+from .facts import SUITS, DealFields, GameFields
+from .phase import Phase
+from .phases import Decider
+from .rules import Schleck
+from .seats import left_of, seat_order
+from .summary import DealSummary
+from .tables import CRITICAL_MASK, bits
+from .tricks import best_play, explain_illegal_play, legal_play_mask
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+__all__ = [
+    "deal_cards",
+    "exchange",
+    "fold",
+    "play",
+    "score",
+    "shuffle",
+    "take_or_leave",
+    "wrong_phase",
+]
+
+# The phases as module constants: ``Phase.PLAY`` looks the member up on the enum class
+# at every use (a slow attribute access in CPython 3.11), a constant is one global read.
+_GAME_OVER: Final = Phase.GAME_OVER
+_PLAY: Final = Phase.PLAY
+_SCORE: Final = Phase.SCORE
+_HEARTS: Final = Suit.HEARTS
+_NO_RITUAL: Final = Schleck.NONE
+
+
+_PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
+"""Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
+_PLAY_SINGLES: Final = tuple(tuple((pair,) for pair in pairs) for pairs in _PLAY_PAIRS)
+"""``((seat, card),)``, shared: a lead is this tuple itself, a later card one concatenation."""
+_LEFT: Final = tuple(tuple(left_of(seat, n) for seat in range(n)) for n in range(5))
+"""``_LEFT[n][seat]`` is ``left_of(seat, n)``: a table for the card played, the hot path."""
+_ALL_INDICES: Final = frozenset(range(32))
+
+_WHERE: Final = {
+    "shuffle": ("R11", "at a chance node (phase DEAL)"),
+    "take": ("R12", "when a Critical is offered in the cutting ritual (phase CUT)"),
+    "leave": ("R12", "when a Critical is offered in the cutting ritual (phase CUT)"),
+    "fold": ("R18", "in the exchange (phase EXCHANGE)"),
+    "exchange": ("R18", "in the exchange (phase EXCHANGE)"),
+    "play": ("R24", "in trick play (phase PLAY)"),
+}
+
+
+def wrong_phase(state: GameState, trigger: str, action: object) -> str:
+    """Why ``action`` (of ``trigger``) cannot be taken in this phase, naming the rule."""
+    if state.phase is _GAME_OVER:
+        return "R31: the game is over; no action can be applied"
+    rule, where = _WHERE[trigger]
+    name = type(action).__name__
+    return f"{rule}: {name} is only possible {where}; the phase is {state.phase.name}"
+
+
+def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    """``values`` with ``values[seat]`` replaced: the cheapest copy for a few seats."""
+    copy = list(values)
+    copy[seat] = value
+    return tuple(copy)
+
+
+def _next_active(folded: tuple[bool, ...], seat: int) -> int:
+    n = len(folded)
+    seat = left_of(seat, n)
+    while folded[seat]:
+        seat = left_of(seat, n)
+    return seat
+
+
+# ------------------------------------------------------------- shuffle and cut
+
+
+def _first_look(
+    state: GameState, pack: tuple[int, ...], cut: tuple[tuple[int, int, bool], ...]
+) -> tuple[tuple[tuple[int, int, bool], ...], int | None]:
+    """The next step of the ritual: who looks at the bottom card and whether it is offered.
+
+    Returns the ritual record with the new look appended (if anybody looks) and the seat
+    to decide (None when the ritual is over).  R12 (alternate), R14 (cutter_only, none).
+    """
+    game = state.game_fields
+    schleck = game.rules.schleck
+    step = len(cut)
+    if schleck is _NO_RITUAL or step >= 3 or (cut and not cut[-1][2]):
+        return cut, None
+    seat = cut_looker(step, game.dealer, game.num_players, schleck)
+    card = pack[-1]
+    cut = (*cut, (seat, card, False))
+    return cut, (seat if CRITICAL_MASK >> card & 1 else None)
+
+
+def shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
+    """R11: the pack as shuffled; the ritual's first look (R12)."""
+    found = tuple(map(INDEX_OF_ID.get, map(id, action.pack)))
+    if len(found) != 32 or set(found) != _ALL_INDICES:  # each of the 32 cards once (R11)
+        raise IllegalActionError(pack_problem(action.pack) or "R11: not a permutation")
+    pack = cast(tuple[int, ...], found)
+    dest = decide(state, action)
+    assert dest is not None
+    cut, seat = _first_look(state, pack, ())
+    n = state.game_fields.num_players
+    return make(
+        dest, seat, (0,) * n, (), (), (0,) * n, fresh_deal(n, pack, cut), state.game_fields, 0,
+        (state.history_node, None, action),
+    )  # fmt: skip
+
+
+def take_or_leave(
+    state: GameState, action: TakeCritical | LeaveCritical, decide: Decider
+) -> GameState:
+    """R12, R13: the offered Critical taken into the hand (shown), or left at the bottom."""
+    dest = decide(state, action)
+    assert dest is not None
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
+    deal = state.deal_fields
+    pack, hands, cut = deal.pack, state.hand_masks, deal.cut
+    if isinstance(action, TakeCritical):  # R12: into the hand, shown to everybody (R13)
+        card = pack[-1]
+        pack = pack[:-1]
+        hands = tuple(h | (1 << card) if s == seat else h for s, h in enumerate(hands))
+        cut = (*cut[:-1], (seat, card, True))
+        cut, nxt = _first_look(state, pack, cut)
+    else:  # R12: the ritual ends; the card stays at the bottom (R13)
+        nxt = None
+    return make(
+        dest, nxt, hands, (), (), state.tricks_won,
+        DealFields(pack, -1, False, deal.folded, deal.exchanged, deal.discards, cut),
+        state.game_fields, 0, (state.history_node, seat, action),
+    )  # fmt: skip
+
+
+def deal_cards(state: GameState, dest: Phase) -> GameState:
+    """R15: packets of 3 − k and 2 clockwise from forehand, the trump card between."""
+    game, deal = state.game_fields, state.deal_fields
+    pack = deal.pack
+    order = seat_order(game.dealer, game.num_players)
+    hands = list(state.hand_masks)
+    pos = 0
+    for seat in order:
+        take = 3 - hands[seat].bit_count()
+        for i in pack[pos : pos + take]:
+            hands[seat] |= 1 << i
+        pos += take
+    trump = pack[pos]
+    pos += 1
+    for seat in order:
+        for i in pack[pos : pos + 2]:
+            hands[seat] |= 1 << i
+        pos += 2
+    return make(
+        dest, order[0], tuple(hands), (), (), state.tricks_won,
+        DealFields(
+            pack[pos:], trump, False, deal.folded, deal.exchanged, deal.discards, deal.cut
+        ),
+        game, 0, state.history_node,
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------- the exchange
+
+
+def fold(state: GameState, action: Fold, decide: Decider) -> GameState:
+    """R18, R21: the player to act folds, if R21 allows it."""
+    reason = fold_forbidden_by(state)
+    if reason is not None:
+        raise IllegalActionError(reason)
+    dest = decide(state, action)
+    assert dest is not None
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
+    deal = state.deal_fields
+    folded = tuple(f or s == seat for s, f in enumerate(deal.folded))
+    return make(
+        dest, left_of(seat, state.game_fields.num_players), state.hand_masks, (), (),
+        state.tricks_won,
+        DealFields(deal.pack, deal.trump, False, folded, deal.exchanged, deal.discards, deal.cut),
+        state.game_fields, 0, (state.history_node, seat, action),
+    )  # fmt: skip
+
+
+def exchange_problem(state: GameState, seat: int, action: Exchange) -> str:
+    """Why ``action`` is not a legal exchange for ``seat`` (the error path only)."""
+    hand = state.hand_masks[seat]
+    mask = action.discard_mask
+    game = state.game_fields
+    if mask & ~hand:
+        stray = ", ".join(str(DECK[i]) for i in bits(mask & ~hand))
+        return f"R18: seat {seat} cannot discard {stray}: not in his hand"
+    dealer = seat == game.dealer
+    take = action.take_trump_card
+    if take and not dealer:
+        return f"R19: only the dealer (seat {game.dealer}) may take the trump card"
+    if take and not mask:
+        return "R19: taking the trump card needs one card of the hand in exchange"
+    draws = mask.bit_count() - take
+    limit = game.rules.dealer_stock_limit if dealer else STOCK_LIMIT
+    if draws > limit:
+        who = "the dealer" if dealer else "a player"
+        rule = "R19" if dealer else "R18"
+        return f"{rule}: {who} may exchange at most {limit} cards with the stock, not {draws}"
+    return f"R20: the stock holds only {len(state.deal_fields.pack)} cards, cannot draw {draws}"
+
+
+def exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
+    """R18–R20: discards, draws from the stock top first; the dealer may take the trump."""
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
+    mask = action.discard_mask
+    take = action.take_trump_card
+    hand = state.hand_masks[seat]
+    size = mask.bit_count()
+    draws = size - take
+    deal, game = state.deal_fields, state.game_fields
+    pack = deal.pack
+    dealer = seat == game.dealer
+    if (
+        mask & ~hand
+        or draws > (game.rules.dealer_stock_limit if dealer else STOCK_LIMIT)
+        or draws > len(pack)
+        or (take and (not dealer or not mask))
+    ):
+        raise IllegalActionError(exchange_problem(state, seat, action))
+    dest = decide(state, action)
+    assert dest is not None
+    hand &= ~mask
+    for i in pack[:draws]:
+        hand |= 1 << i
+    if take:
+        hand |= 1 << deal.trump
+    # R24: after the dealer, forehand leads, or the first active player after him.
+    nxt = (
+        _next_active(deal.folded, game.dealer) if dest is _PLAY else left_of(seat, game.num_players)
+    )
+    hands = _replace(state.hand_masks, seat, hand)
+    return make(
+        dest, nxt, hands, (), (), state.tricks_won,
+        DealFields(
+            pack[draws:], deal.trump, take, deal.folded, _replace(deal.exchanged, seat, size),
+            _replace(deal.discards, seat, deal.discards[seat] | mask), deal.cut,
+        ),
+        game, hands[nxt] if dest is _PLAY else 0,  # R24: the leader may lead any card
+        (state.history_node, seat, action),
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------- trick play
+
+
+def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
+    """R24–R27: the card to the trick; a complete trick goes to its winner, who leads."""
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
+    card = action.card.index
+    if not state.play_mask >> card & 1:  # R24: any card of the hand may lead; R25, R26
+        raise IllegalActionError(
+            explain_illegal_play(
+                seat, state.hand_masks[seat], card, state.trick_plays,
+                state.deal_fields.trump >> 3, state.game_fields.rules.must_head,
+            )
+        )  # fmt: skip
+    dest = decide(state, action)
+    assert dest is not None
+    copy = list(state.hand_masks)  # _replace() inlined: this is the hottest path
+    copy[seat] &= ~(1 << card)
+    hands = tuple(copy)
+    trick = state.trick_plays + _PLAY_SINGLES[seat][card]
+    tricks, won = state.played_tricks, state.tricks_won
+    deal = state.deal_fields
+    folded = deal.folded
+    # The guard completes_deal decided the fifth trick (dest SCORE); the others complete
+    # when every active player has played to them (R24, R27).
+    if dest is _SCORE or len(trick) == folded.count(False):
+        winner = best_play(trick, deal.trump >> 3)[0]
+        tricks = (*tricks, (trick, winner))
+        won = _replace(won, winner, won[winner] + 1)
+        trick = ()
+        if dest is _SCORE:
+            nxt: int | None = None
+            mask = 0
+        else:
+            nxt = winner
+            mask = hands[winner]  # R24: the winner leads any card
+    else:
+        nxt = _LEFT[len(folded)][seat]
+        if folded[nxt]:
+            nxt = _next_active(folded, nxt)
+        mask = legal_play_mask(
+            hands[nxt], trick, deal.trump >> 3, state.game_fields.rules.must_head
+        )  # R25, R26: worked out once, for legal_actions() and for the check of the play
+    return make(
+        dest, nxt, hands, trick, tricks, won, deal, state.game_fields, mask,
+        (state.history_node, seat, action),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------- scoring
+
+
+def score(state: GameState, dest: Phase) -> GameState:
+    """R29–R34: post the points, keep the deal readable, then a new deal or the end.
+
+    The points and scores are the :attr:`~bohmisch_watten.GameState.deal_score` that the
+    guard ``game_ends`` computed to choose ``dest``: read, not computed again.
+    """
+    n, rules, dealer, deal_number, before, start, past = state.game_fields
+    deal = state.deal_fields
+    trump_suit = deal.trump >> 3
+    scores = state.deal_score.scores
+    summary = DealSummary(
+        deal_number=deal_number,
+        dealer=dealer,
+        trump_card=DECK[deal.trump],
+        trump_suit=SUITS[trump_suit],
+        trump_card_taken=deal.took_trump,
+        folded=deal.folded,
+        exchanged=state.exchanged,
+        tricks=state.tricks,
+        tricks_won=state.tricks_won,
+        points=tuple([a - b for a, b in zip(scores, before, strict=True)]),
+        scores=scores,
+        doubled=trump_suit == _HEARTS and rules.hearts_double,
+        cut=tuple(
+            (seat, DECK[card] if taken else None, taken, bool(CRITICAL_MASK >> card & 1))
+            for seat, card, taken in deal.cut
+        ),  # R13: a card looked at and not taken stays that seat's secret
+    )
+    if dest is not _GAME_OVER:
+        dealer, deal_number = left_of(dealer, n), deal_number + 1  # R4
+    return make(
+        dest, None, (0,) * n, (), (), (0,) * n, fresh_deal(n),
+        GameFields(n, rules, dealer, deal_number, scores, start, past.append(summary)), 0,
+        state.history_node,
+    )  # fmt: skip

@@ -1,0 +1,148 @@
+"""Internal: the legal actions of a state and the fold rule (R11, R12, R18–R26).
+
+``GameState.legal_actions``, ``fold_forbidden_by`` and ``is_legal`` are the functions
+of this module, bound as methods, so that ``state.py`` holds the state and this module
+the question "what may be done now".  They read the state's public compact fields
+(``hand_masks``, ``deal_fields``, ``game_fields`` …).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from ._layout import STOCK_LIMIT
+from .actions import FOLD, LEAVE, PLAY_ACTIONS, TAKE, Action, PlayCard, Shuffle
+from .cards import DECK, Card, Suit
+from .exchange_options import exchange_options
+from .phase import Phase
+from .seats import right_of
+from .tables import FULL_DECK, bits
+from .turns import seat_may_act
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+__all__ = ["INDEX_OF_ID", "fold_forbidden_by", "is_legal", "legal_actions", "pack_problem"]
+
+# The phases as module constants: ``Phase.PLAY`` looks the member up on the enum class
+# at every use (a slow attribute access in CPython 3.11), a constant is one global read.
+_CUT: Final = Phase.CUT
+_DEAL: Final = Phase.DEAL
+_EXCHANGE: Final = Phase.EXCHANGE
+_PLAY: Final = Phase.PLAY
+_HEARTS: Final = Suit.HEARTS
+
+
+_PLAYS: Final = tuple(
+    tuple(tuple(PLAY_ACTIONS[suit * 8 + i] for i in bits(byte)) for byte in range(256))
+    for suit in range(4)
+)
+"""``_PLAYS[suit][byte]``: the PlayCard actions of one suit's eight bits of a hand mask."""
+
+INDEX_OF_ID: Final[dict[int, int]] = {id(card): card.index for card in DECK}
+"""A card's index by the identity of the card: the 32 cards are singletons that live as
+long as the module, so no other object has their ids (cheaper than hashing a card)."""
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every action the player to act may take, without duplicates, in a fixed order.
+
+    Empty at a chance node (use :meth:`sample_chance`, or any :class:`Shuffle` of the
+    32 cards) and at the end of the game.
+    """
+    phase = state.phase
+    if phase is _PLAY:
+        mask = state.play_mask  # R24–R26, worked out when the state was made
+        return (
+            _PLAYS[0][mask & 255]
+            + _PLAYS[1][mask >> 8 & 255]
+            + _PLAYS[2][mask >> 16 & 255]
+            + _PLAYS[3][mask >> 24]
+        )
+    if phase is _EXCHANGE:
+        return _exchange_actions(state)
+    if phase is _CUT:
+        return (TAKE, LEAVE)
+    return ()
+
+
+def _exchange_actions(state: GameState) -> tuple[Action, ...]:
+    seat = state.current_player
+    assert seat is not None  # only the shuffle is chance (R11)
+    stock = len(state.deal_fields.pack)
+    game = state.game_fields
+    hand = state.hand_masks[seat]
+    if seat == game.dealer:  # R19: the dealer plays and may take the trump card
+        return exchange_options(hand, min(game.rules.dealer_stock_limit, stock), True)
+    plain = exchange_options(hand, min(STOCK_LIMIT, stock), False)
+    if fold_forbidden_by(state) is None:  # R18, R21
+        return (FOLD, *plain)
+    return plain
+
+
+def fold_forbidden_by(state: GameState, seat: int | None = None) -> str | None:
+    """Why ``seat`` (default: the player to act) may not fold now, or None (R21).
+
+    The reason names the first of the six conditions of R21 that applies.
+    """
+    if seat is None:
+        seat = state.current_player
+    if seat is None or state.phase is not _EXCHANGE:
+        return "R18: nobody is deciding whether to fold now"
+    game = state.game_fields  # read once: this runs at every exchange decision
+    if game.deal_number == 1:
+        return "R21.1: nobody may fold in the first deal of the game"
+    deal = state.deal_fields
+    if deal.trump >> 3 == _HEARTS:
+        return "R21.2: nobody may fold when Hearts are trumps"
+    score = game.scores[seat]
+    if score <= game.rules.min_fold_score:
+        return (
+            f"R21.3: seat {seat} may not fold with {game.rules.min_fold_score} points"
+            f" or fewer (has {score})"
+        )
+    if state.previous_folds[seat]:
+        return f"R21.4: seat {seat} folded in the previous deal"
+    if seat == game.dealer:
+        return "R21.5: the dealer must play"
+    n = game.num_players
+    if seat == right_of(game.dealer, n) and all(
+        deal.folded[s] for s in range(n) if s not in (seat, game.dealer)
+    ):
+        return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
+    return None
+
+
+def is_legal(state: GameState, action: object, *, seat: int | None = None) -> bool:
+    """Whether :meth:`apply` would accept ``action`` (chance nodes included).
+
+    With ``seat``, also whether that seat is the one to act: False for any other
+    seat, and for every seat at a chance node or at the end.
+
+    Raises:
+        TypeError: naming ``seat`` if it is neither None nor an int.
+        ValueError: naming ``seat`` if it is not a seat of this game.
+    """
+    if seat is not None and not seat_may_act(seat, state.current_player, state.num_players):
+        return False
+    if state.phase is _DEAL:
+        return isinstance(action, Shuffle) and pack_problem(action.pack) is None
+    if isinstance(action, PlayCard) and state.phase is _PLAY:
+        return bool(state.play_mask >> action.card.index & 1)
+    return action in legal_actions(state)
+
+
+def pack_problem(pack: tuple[object, ...]) -> str | None:
+    """Why ``pack`` is not a shuffle of the 32 cards (R11), or None."""
+    for card in pack:
+        if type(card) is not Card:
+            return f"R11: a shuffle holds Card objects only, got {card!r:.20}"
+    if len(pack) != 32:
+        return f"R11: a shuffle must hold all 32 cards once, got {len(pack)} cards"
+    mask = 0
+    for card in pack:
+        mask |= 1 << INDEX_OF_ID[id(card)]
+    if mask != FULL_DECK:
+        missing = ", ".join(str(DECK[i]) for i in bits(FULL_DECK & ~mask))
+        return f"R11: a shuffle must hold all 32 cards once; missing {missing}"
+    return None
