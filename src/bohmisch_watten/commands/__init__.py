@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Final
 
 from ..web import cli as serve
-from . import arena, demo
+from . import arena, demo, engine
 
 __all__ = ["COMMANDS", "DEFAULT_COMMAND"]
 
@@ -19,6 +19,7 @@ COMMANDS: Final[dict[str, ModuleType]] = {
     "demo": demo,
     "arena": arena,
     "serve": serve,
+    "engine": engine,
 }
 """Subcommand name → module, in the order ``--help`` lists them.
 
