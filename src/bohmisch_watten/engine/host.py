@@ -263,14 +263,20 @@ class Engine:
             raise
 
     def close(self) -> None:
-        """Send ``quit``, give the engine :data:`QUIT_WAIT_S` to exit, then kill its
-        process group and reap it.  Safe to call twice; never raises."""
+        """Send ``quit`` and close the engine's stdin, give it :data:`QUIT_WAIT_S` to
+        exit, then kill its process group and reap it.  Safe to call twice; never raises."""
+        self._stop(polite=self._failure is None)
+
+    def _stop(self, *, polite: bool) -> None:
         process = self._process
         if process is None:
             return
-        if process.poll() is None:
+        if polite and process.poll() is None:
             with contextlib.suppress(EngineError, OSError):
                 self._send(quit_message(), 200)
+            with contextlib.suppress(OSError):
+                assert process.stdin is not None
+                process.stdin.close()  # the end of input: the other way to say quit
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(QUIT_WAIT_S)
         if self._finalizer is not None:
@@ -309,7 +315,7 @@ class Engine:
         """Remember ``error`` (every later call raises it), log it, stop the process."""
         self._failure = error
         log.warning("engine %s: %s", shlex.join(self.command), error)
-        self.close()
+        self._stop(polite=False)  # a failed engine gets no second chance to stall
 
     # ----------------------------------------------------------------- game events
 
@@ -351,10 +357,13 @@ class Engine:
 
         Raises:
             TypeError: if ``view`` is not a PlayerView.
+            ValueError: if the seat of ``view`` is not to act.
             EngineError: how the engine failed (it cannot play on afterwards).
         """
         if not isinstance(view, PlayerView):
             raise TypeError(f"Engine.choose: view must be a PlayerView, got {type(view).__name__}")
+        if view.current_player != view.player:
+            raise ValueError(f"Engine.choose: seat {view.player} is not to act in this view")
         if self._failure is not None:
             raise self._failure
         progress = (
