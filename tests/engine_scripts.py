@@ -65,3 +65,18 @@ def session_members(sid: int) -> list[int]:
 
 if not sys.platform.startswith("linux"):  # pragma: no cover
     raise ImportError("the engine tests read /proc")
+
+
+def children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (Linux ``/proc``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] not in ("Z", "X"):
+            found.append(int(entry.name))
+    return found
