@@ -20,14 +20,12 @@ import pytest
 from bohmisch_watten import Rules, new_game
 from bohmisch_watten.bots import RandomBot, make_bot, play_out
 from bohmisch_watten.engine import (
-    GRACE_MS,
-    MAX_LINE_BYTES,
     Engine,
     EngineExitedError,
     EngineProtocolError,
     EngineTimeoutError,
 )
-from bohmisch_watten.engine.protocol import decide_message, encode
+from bohmisch_watten.engine.protocol import GRACE_MS, MAX_LINE_BYTES, decide_message, encode
 from engine_scripts import PYTHON, alive, engine_script
 
 SLOW_START = {"hello_timeout_ms": 30_000, "timeout_ms": 20_000}

@@ -5,7 +5,8 @@ An engine is a program that reads one JSON object per line on stdin and answers 
 line on stdout (``docs/engine-protocol.md``).  :class:`Engine` plays one as a
 :class:`~bohmisch_watten.bots.Bot`; ``make_bot("engine:./my-engine --flag")`` and the
 arena's ``--bots engine:...`` build one from a command line; ``python -m bohmisch_watten
-engine --bot SPEC`` serves a built-in bot over the protocol (:func:`serve`).
+engine --bot SPEC`` serves a built-in bot over the protocol (:func:`serve`).  The
+messages and the limits (line cap, grace margin) are in :mod:`.protocol`.
 
 >>> import sys
 >>> from bohmisch_watten.engine import Engine
@@ -24,13 +25,9 @@ from .host import (
     EngineProtocolError,
     EngineTimeoutError,
 )
-from .protocol import GRACE_MS, MAX_LINE_BYTES, PROTOCOL_VERSION
 from .serve import serve
 
 __all__ = [
-    "GRACE_MS",
-    "MAX_LINE_BYTES",
-    "PROTOCOL_VERSION",
     "Engine",
     "EngineError",
     "EngineExitedError",
