@@ -378,3 +378,18 @@ def test_an_engine_that_closes_its_stdout_but_runs_on(tmp_path: Path) -> None:
     script = engine_script(tmp_path, "sys.stdin.readline(); os.close(1); time.sleep(60)")
     with pytest.raises(EngineExitedError, match="closed its stdout during hello"):
         Engine.popen(script, **SLOW_START)
+
+
+def test_an_engine_that_exits_right_after_hello(tmp_path: Path) -> None:
+    """The next write finds no reader: the failure waits for the decision, with its reason."""
+    script = engine_script(tmp_path, "sys.stdin.readline(); hello(); sys.exit(7)")
+    engine = Engine.popen(script, **SLOW_START)
+    pid = engine.pid
+    assert pid is not None
+    deadline = time.monotonic() + 20
+    while engine._process is not None and engine._process.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    with pytest.raises(EngineExitedError, match="exited with status 7 during new_game"):
+        engine.choose(_first_view()[1], random.Random(0))
+    assert not alive(pid)
