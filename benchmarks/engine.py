@@ -55,18 +55,23 @@ def games_of_views(decisions: int, seed: int) -> list[tuple[GameState, list[Play
     return out
 
 
-def choose_times(bot: Bot, games: Sequence[tuple[GameState, list[PlayerView]]]) -> list[float]:
-    """Milliseconds of each ``choose``; an engine is told ``new_game`` outside the clock."""
+def choose_times(
+    bot: Bot, games: Sequence[tuple[GameState, list[PlayerView]]]
+) -> tuple[list[float], float]:
+    """Milliseconds of each ``choose``, and the host's CPU milliseconds per decision;
+    an engine is told ``new_game`` outside the clock."""
     rng = random.Random(1)
     times = []
+    cpu = 0.0
     for start, views in games:
         if isinstance(bot, Engine):
             bot.new_game(4, 0, start.rules, start.position, 1)
         for view in views:
-            begin = time.perf_counter()
+            begin, begin_cpu = time.perf_counter(), time.process_time()
             bot.choose(view, rng)
             times.append(1000 * (time.perf_counter() - begin))
-    return times
+            cpu += time.process_time() - begin_cpu
+    return times, 1000 * cpu / len(times)
 
 
 def game_time(bot: Bot, games: int, seed: int) -> tuple[float, int]:
@@ -127,7 +132,7 @@ def main() -> None:
     games = games_of_views(args.decisions, args.seed)
     with tempfile.TemporaryDirectory() as build:
         commands = engines(Path(build))
-        rows: dict[str, list[tuple[float, float, float]]] = {"RandomBot in process": []}
+        rows: dict[str, list[tuple[float, float, float, float]]] = {"RandomBot in process": []}
         rows.update({name: [] for name in commands})
         for _ in range(args.repeats):
             for name in rows:
@@ -136,23 +141,30 @@ def main() -> None:
                 else:
                     bot = RandomBot()
                 try:
-                    times = choose_times(bot, games)
+                    times, cpu = choose_times(bot, games)
                     spent, decisions = game_time(bot, args.games, args.seed)
                 finally:
                     if isinstance(bot, Engine):
                         bot.close()
-                rows[name].append((statistics.median(times), p99(times), 1000 * spent / decisions))
+                rows[name].append(
+                    (statistics.median(times), p99(times), 1000 * spent / decisions, cpu)
+                )
     base = statistics.median(row[0] for row in rows["RandomBot in process"])
     print(f"{args.decisions} decisions of seat 0 in random 4-player games, median of"
           f" {args.repeats} repeats (ms per decision)")  # fmt: skip
-    print(f"{'bot':34} {'median':>8} {'p99':>8} {'overhead':>9} {'whole games':>12}")
+    print(f"{'bot':34} {'median':>8} {'p99':>8} {'overhead':>9} {'host CPU':>9}"
+          f" {'whole games':>12}")  # fmt: skip
     for name, values in rows.items():
         median = statistics.median(v[0] for v in values)
         tail = statistics.median(v[1] for v in values)
         whole = statistics.median(v[2] for v in values)
-        print(f"{name:34} {median:8.3f} {tail:8.3f} {median - base:9.3f} {whole:12.3f}")
-    print("overhead: the engine's median minus RandomBot's; whole games: seat 0's decisions"
-          " and the event messages sent to it, per decision")  # fmt: skip
+        cpu = statistics.median(v[3] for v in values)
+        print(f"{name:34} {median:8.3f} {tail:8.3f} {median - base:9.3f} {cpu:9.3f}"
+              f" {whole:12.3f}")  # fmt: skip
+    print("overhead: the engine's median minus RandomBot's; host CPU: this process's CPU"
+          " time per decision (the rest of the median is the engine and the scheduler);"
+          " whole games: seat 0's decisions and the event messages sent to it, per"
+          " decision")  # fmt: skip
 
 
 if __name__ == "__main__":

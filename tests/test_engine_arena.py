@@ -141,9 +141,12 @@ FAILURES = {
         _answering('send({"type": "action", "action": "play HK!"})'),
         "answered action '\"play HK!\"', which is not one of the",
     ),
-    "extra answers": (
-        _answering('send({"type": "action", "action": message["legal"][0]})\n' * 2),
-        "when no answer was due (an extra answer)",
+    "extra answers": (  # both lines in one write: they arrive together
+        _answering(
+            'answer = json.dumps({"type": "action", "action": message["legal"][0]})\n'
+            'sys.stdout.write(answer + "\\n" + answer + "\\n"); sys.stdout.flush()'
+        ),
+        "after its answer (an extra answer)",
     ),
 }
 

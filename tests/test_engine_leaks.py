@@ -21,6 +21,7 @@ from bohmisch_watten import GameState, new_game
 from bohmisch_watten.arena.match import ArenaSetup, play_game
 from bohmisch_watten.arena.schedule import GameSpec
 from bohmisch_watten.engine.protocol import (
+    DecideEncoder,
     decide_message,
     encode,
     event_message,
@@ -128,3 +129,24 @@ def test_the_host_writes_exactly_the_protocol_messages(tmp_path: Path) -> None:
     expected.append(encode(quit_message()))
     assert state.is_terminal
     assert lines == expected
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(2, 4), seeds, st.integers(50, 600))
+def test_the_decide_encoder_writes_exactly_the_decide_message(
+    players: int, seed: int, steps: int
+) -> None:
+    """Reusing the past deals' text changes no byte, within a game and across games."""
+    rng = random.Random(seed)
+    encoder = DecideEncoder()
+    for _game in range(2):  # the second game's past deals differ: the cache must notice
+        state: GameState = new_game(players, rules=Rules(start_score=5))
+        for _ in range(steps):
+            if state.is_terminal:
+                break
+            if state.current_player is not None:
+                view = state.view(state.current_player)
+                line, legal = encoder.encode(view, 700)
+                assert line == encode(decide_message(view, 700))
+                assert legal == [str(action) for action in view.legal_actions()]
+            state = state.apply(policy(state, rng))

@@ -40,7 +40,7 @@ from .protocol import (
     GRACE_MS,
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
-    decide_message,
+    DecideEncoder,
     encode,
     event_message,
     hello_message,
@@ -61,6 +61,8 @@ log: Final = logging.getLogger("bohmisch_watten.engine")
 
 QUIT_WAIT_S: Final = 1.0
 """How long :meth:`Engine.close` waits for the engine to exit after ``quit``."""
+_QUEUE_BYTES: Final = 1 << 16
+"""Queued messages (``new_game``, ``event``) beyond this size are written at once."""
 _STDERR_TAIL: Final = 300
 _SNIPPET: Final = 80
 
@@ -181,6 +183,8 @@ class Engine:
         self._game: tuple[int, int, Rules] | None = None
         self._progress: tuple[int, ...] = ()
         self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._decide = DecideEncoder()
+        self._pending = bytearray()
 
     @classmethod
     def popen(cls, command: Sequence[str] | str, **kwargs: Any) -> Engine:
@@ -273,7 +277,7 @@ class Engine:
             return
         if polite and process.poll() is None:
             with contextlib.suppress(EngineError, OSError):
-                self._send(quit_message(), 200)
+                self._flush("quit", encode(quit_message()))
             with contextlib.suppress(OSError):
                 assert process.stdin is not None
                 process.stdin.close()  # the end of input: the other way to say quit
@@ -334,21 +338,37 @@ class Engine:
         """
         self._game = (players, seat, rules)
         self._progress = ()
+        self._decide = DecideEncoder()
         self._notify(new_game_message(players, seat, rules, position, seed))
 
     def observe(self, events: Iterable[Event]) -> None:
-        """Send the seat's events (seen by this engine's seat, see
-        :func:`~bohmisch_watten.events.describe`).  Failures wait for :meth:`choose`."""
+        """Tell the engine the seat's events (seen by this engine's seat, see
+        :func:`~bohmisch_watten.events.describe`).
+
+        Like ``new_game`` they are written with the next ``decide`` (or ``quit``), in
+        order; failures wait for :meth:`choose`.
+        """
         if self._game is not None:
             self._notify(event_message(events))
 
     def _notify(self, message: dict[str, Any]) -> None:
+        """Queue a message that needs no answer; it goes out with the next question.
+
+        One write per decision instead of one per event saves the engine a wake-up per
+        action; a long queue is written at once, so it stays small.
+        """
         try:
             self.start()
-            self._send(message, self.timeout_ms + self.grace_ms)
+            self._pending += encode(message)
+            if len(self._pending) > _QUEUE_BYTES:
+                self._flush("event")
         except EngineError as error:
             if self._failure is None:
                 self._fail(error)
+
+    def _flush(self, during: str, then: bytes = b"") -> None:
+        data, self._pending = bytes(self._pending) + then, bytearray()
+        self._send(data, self.timeout_ms + self.grace_ms, during)
 
     # ------------------------------------------------------------------- deciding
 
@@ -379,11 +399,16 @@ class Engine:
             if self._failure is not None:
                 raise self._failure
         self._progress = progress
-        message = decide_message(view, self.timeout_ms)
+        line, legal = self._decide.encode(view, self.timeout_ms)
         try:
             self._unexpected()
-            reply = self._ask(message, "action", self.timeout_ms + self.grace_ms, "decide")
-            return self._action(reply, message["legal"], view)
+            line, self._pending = bytes(self._pending) + line, bytearray()
+            reply = self._ask(line, "action", self.timeout_ms + self.grace_ms, "decide")
+            if self._buffer:
+                raise EngineProtocolError(
+                    f"wrote {_snippet(bytes(self._buffer))} after its answer (an extra answer)"
+                )
+            return self._action(reply, legal, view)
         except EngineError as error:
             self._fail(error)
             raise
@@ -420,14 +445,18 @@ class Engine:
                 tail = f"; stderr ends: {text.splitlines()[-1][-_SNIPPET:]!r}"
         return EngineExitedError(f"{what} during {during}{tail}")
 
-    def _send(self, message: dict[str, Any], timeout_ms: int) -> None:
+    def _send(
+        self, message: dict[str, Any] | bytes, timeout_ms: int, during: str | None = None
+    ) -> None:
+        """Write a message (a dict, or lines already encoded) within ``timeout_ms``."""
         process = self._process
         assert process is not None
         assert process.stdin is not None
-        data = memoryview(encode(message))
+        line = message if isinstance(message, bytes) else encode(message)
+        data = memoryview(line)
         deadline = time.monotonic() + timeout_ms / 1000
         fd = process.stdin.fileno()
-        during = str(message["type"])
+        during = during or _type_of(line)
         with selectors.DefaultSelector() as writable:
             writable.register(fd, selectors.EVENT_WRITE)
             while data:
@@ -442,8 +471,8 @@ class Engine:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0 or not writable.select(remaining):
                         raise EngineTimeoutError(
-                            f"stopped reading its input (a {during} message could not be"
-                            f" written within {timeout_ms} ms)"
+                            f"stopped reading its input (the {during} message could not"
+                            f" be written within {timeout_ms} ms)"
                         )
 
     def _fill(self, timeout_s: float, during: str) -> bool:
@@ -488,10 +517,12 @@ class Engine:
                 " when no answer was due (an extra answer)"
             )
 
-    def _ask(self, message: dict[str, Any], expect: str, timeout_ms: int, during: str) -> Any:
+    def _ask(
+        self, message: dict[str, Any] | bytes, expect: str, timeout_ms: int, during: str
+    ) -> Any:
         """Send ``message`` and read its answer, a JSON object of type ``expect``."""
         deadline = time.monotonic() + timeout_ms / 1000
-        self._send(message, timeout_ms)
+        self._send(message, timeout_ms, during)
         line = self._line()
         while line is None:
             remaining = deadline - time.monotonic()
@@ -519,6 +550,11 @@ class Engine:
                 self.warnings.append(text)
                 log.warning("engine %s warns: %s", shlex.join(self.command), text)
         return reply
+
+
+def _type_of(line: bytes) -> str:
+    """The ``type`` of a line the host wrote (its first key, by :func:`encode`)."""
+    return line[9 : line.index(b'"', 9)].decode("ascii")
 
 
 def _rebuild(command: tuple[str, ...], config: dict[str, Any]) -> Engine:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from ..events import Event, to_dicts
-from ..notation import action_to_string, rules_to_string
+from ..notation import rules_to_string
 from ..position import Position
 from ..rules import Rules
 from ..views import PlayerView
@@ -23,6 +23,7 @@ __all__ = [
     "GRACE_MS",
     "MAX_LINE_BYTES",
     "PROTOCOL_VERSION",
+    "DecideEncoder",
     "decide_message",
     "encode",
     "event_message",
@@ -83,14 +84,51 @@ def new_game_message(
 def decide_message(view: PlayerView, time_ms: int) -> dict[str, Any]:
     """``decide``: the seat's view, its legal actions in notation, and its time.
 
-    The view document is ``view.to_dict()``: exactly what the seat may know.
+    The view document is ``view.to_dict()``: exactly what the seat may know; ``legal``
+    is its ``legal_actions`` list (:func:`~bohmisch_watten.notation.action_to_string`
+    of each legal action).
     """
+    document = view.to_dict()
     return {
         "type": "decide",
-        "view": view.to_dict(),
-        "legal": [action_to_string(action) for action in view.legal_actions()],
+        "view": document,
+        "legal": list(document["legal_actions"]),
         "time_ms": time_ms,
     }
+
+
+_PAST_MARK: Final = "\x00past_deals"
+_PAST_JSON: Final = json.dumps(_PAST_MARK).encode("utf-8")
+
+
+class DecideEncoder:
+    """Encodes ``decide`` messages of one game, reusing the JSON of the past deals.
+
+    A view carries every finished deal of the game (``past_deals``), most of a late
+    decision's bytes; they do not change from one decision to the next, so their text
+    is kept and only new deals are encoded.  The line is byte for byte
+    ``encode(decide_message(view, time_ms))``.
+    """
+
+    def __init__(self) -> None:
+        self._past: list[tuple[Any, bytes]] = []
+
+    def encode(self, view: PlayerView, time_ms: int) -> tuple[bytes, list[str]]:
+        """The ``decide`` line for ``view`` and the legal action texts it lists."""
+        message = decide_message(view, time_ms)
+        document = message["view"]
+        texts = []
+        for index, deal in enumerate(document["past_deals"]):
+            if index < len(self._past) and self._past[index][0] == deal:
+                texts.append(self._past[index][1])
+                continue
+            del self._past[index:]
+            text = json.dumps(deal, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+            self._past.append((deal, text))
+            texts.append(text)
+        document["past_deals"] = _PAST_MARK
+        line = encode(message).replace(_PAST_JSON, b"[" + b",".join(texts) + b"]", 1)
+        return line, message["legal"]
 
 
 def event_message(events: Iterable[Event]) -> dict[str, Any]:
