@@ -8,13 +8,15 @@ import random
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 from bohmisch_watten import new_game
-from bohmisch_watten.bots import HeuristicBot
+from bohmisch_watten.bots import HeuristicBot, RandomBot, SearchBot
 from bohmisch_watten.cli import build_parser, main
 from bohmisch_watten.engine import serve
 from bohmisch_watten.engine.protocol import decide_message, encode, new_game_message
+from bohmisch_watten.engine.serve import declared_options
 
 
 def _view():  # type: ignore[no-untyped-def]
@@ -75,9 +77,13 @@ def test_serve_reports_what_it_could_not_use_as_warnings_on_its_next_answer() ->
     assert first["action"] == bad_view["legal"][0]
     warnings = first["warnings"]
     assert warnings[0].startswith("not JSON")
-    assert warnings[1:4] == ["unknown option 'depth'", "unknown message type 'dance'",
-                             "unknown message type 'None'"]  # fmt: skip
-    assert warnings[4].startswith("FormatError")
+    assert warnings[1:5] == [
+        "unknown option 'depth'",
+        "options: values must be an object",
+        "unknown message type 'dance'",
+        "unknown message type 'None'",
+    ]
+    assert warnings[5].startswith("FormatError")
     assert second["action"] == ""
     assert "warnings" in second
 
@@ -113,3 +119,43 @@ def test_the_engine_command_refuses_a_bad_bot(capsys: pytest.CaptureFixture[str]
 
 def test_random_bot_is_served_by_default() -> None:
     assert build_parser("engine").parse_args([]).bot == "random"
+
+
+def test_a_served_bot_declares_its_settings_as_options_and_takes_their_values() -> None:
+    hello, action = _dialogue_with(SearchBot(), [
+        encode({"type": "hello", "protocol": 1}),
+        encode({"type": "options", "values": {"rollouts": 3, "rollout": "nonsense"}}),
+        encode({"type": "options", "values": {"rollouts": 4, "colour": "red"}}),
+        encode(decide_message(_view(), 1000)),
+    ])  # fmt: skip
+    assert hello["options"] == declared_options(SearchBot())
+    assert hello["options"]["rollouts"] == {"type": "int", "default": 120}
+    assert action["warnings"][0].startswith("options not applied: ")
+    assert action["warnings"][1:] == ["unknown option 'colour'"]
+    assert declared_options(RandomBot()) == {}
+    assert declared_options(object()) == {}  # type: ignore[arg-type]
+
+
+def test_options_change_the_served_bot() -> None:
+    """The bot is rebuilt with the values: a search bot with 4 rollouts is the one used."""
+    seen = []
+
+    @attrs.frozen
+    class Recording:
+        depth: int = 1
+
+        def choose(self, view, rng):  # type: ignore[no-untyped-def]
+            seen.append(self.depth)
+            return view.legal_actions()[0]
+
+    _dialogue_with(Recording(), [
+        encode({"type": "options", "values": {"depth": 4}}),
+        encode(decide_message(_view(), 1000)),
+    ])  # fmt: skip
+    assert seen == [4]
+
+
+def _dialogue_with(bot, lines):  # type: ignore[no-untyped-def]
+    out = io.BytesIO()
+    serve(bot, "served", io.BytesIO(b"".join(lines)), out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]

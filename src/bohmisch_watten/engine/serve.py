@@ -4,7 +4,9 @@
 on stdin and answers on stdout, so a program in another language (a GUI, a tournament
 manager) can play against the library's bots.  The view in each ``decide`` is read back
 with :func:`~bohmisch_watten.serialization.view_from_json`, which checks it, and the bot
-decides from it alone.
+decides from it alone.  The bot's settings (the fields of
+:class:`~bohmisch_watten.bots.SearchBot` and the like) are declared as engine options
+in ``hello`` and set by an ``options`` message.
 """
 
 from __future__ import annotations
@@ -13,14 +15,53 @@ import json
 import random
 from typing import IO, Any, Final
 
+import attrs
+
 from ..bots.base import Bot
 from ..notation import action_to_string
 from ..serialization import view_from_json
 from .protocol import PROTOCOL_VERSION, encode
 
-__all__ = ["serve"]
+__all__ = ["declared_options", "serve"]
 
 AUTHOR: Final = "bohmisch_watten"
+
+
+_OPTION_TYPES: Final = {bool: "bool", int: "int", float: "float", str: "string"}
+
+
+def declared_options(bot: Bot) -> dict[str, dict[str, Any]]:
+    """The bot's settings as engine options: the fields of an attrs bot whose default
+    is a plain value (``rollouts``, ``rollout``, …), with that default."""
+    cls: Any = type(bot)
+    if not attrs.has(cls):
+        return {}
+    options = {}
+    for field in attrs.fields(cls):
+        value = getattr(bot, field.name)
+        kind = _OPTION_TYPES.get(type(value))
+        if kind is not None and field.init:
+            options[field.name] = {"type": kind, "default": value}
+    return options
+
+
+def _configured(bot: Bot, values: object, warnings: list[str]) -> Bot:
+    """``bot`` with the option ``values`` it declares; the others become warnings."""
+    if not isinstance(values, dict):
+        warnings.append("options: values must be an object")
+        return bot
+    known = declared_options(bot)
+    changes = {}
+    for key, value in values.items():
+        if key not in known:
+            warnings.append(f"unknown option {key!r}")
+        else:
+            changes[key] = value
+    try:
+        return attrs.evolve(bot, **changes) if changes else bot  # type: ignore[misc]
+    except (TypeError, ValueError) as error:
+        warnings.append(f"options not applied: {str(error)[:100]}")
+        return bot
 
 
 def _view(data: Any) -> Any:
@@ -70,11 +111,9 @@ def serve(
             continue
         if kind == "hello":
             send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name,
-                  "author": AUTHOR, "options": {}})  # fmt: skip
+                  "author": AUTHOR, "options": declared_options(bot)})  # fmt: skip
         elif kind == "options":
-            values = message.get("values")
-            for key in values if isinstance(values, dict) else ():
-                warnings.append(f"unknown option {key!r}")
+            bot = _configured(bot, message.get("values"), warnings)
         elif kind == "new_game":
             seed = message.get("seed")
             rng = random.Random(seed if isinstance(seed, int) else 0)
