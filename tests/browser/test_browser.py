@@ -172,6 +172,10 @@ def test_play_a_whole_deal_by_clicking(server: tuple[str, Table], browser: Brows
     assert record.status == 200
     assert replay(load_record(record.text())) == state
     assert page.locator("#gameover a[download]").get_attribute("href") == "/record"
+    # the review of the person's decisions (the search bot judges a handful: about a second)
+    page.click("#review-button")
+    page.wait_for_selector("#review p", timeout=60_000)
+    assert " judged, average loss " in page.inner_text("#review p")
     # the host starts a new game (R5: a winner deals)
     page.click("#again")
     page.wait_for_function("document.body.dataset.gameOver === 'false'")

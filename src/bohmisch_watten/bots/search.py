@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Literal
 
 import attrs
@@ -103,6 +104,35 @@ class SearchBot:
     def search(self, view: PlayerView, rng: random.Random) -> list[tuple[Action, float]]:
         """Every candidate action and its mean value, best first (ties: legal order)."""
         candidates = self.candidates(view)
+        ranked = list(zip(candidates, self._mean_values(view, candidates, rng), strict=True))
+        ranked.sort(key=lambda item: -item[1])
+        return ranked
+
+    def evaluate(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random
+    ) -> list[float]:
+        """The values of the given legal ``actions``, in their order, as :meth:`hint` rates.
+
+        :meth:`hint` searches only the best exchanges (``max_candidates``); a review
+        (:mod:`bohmisch_watten.review`) also needs the value of an action it skipped.
+        The actions share the samples, as the candidates of one search do, and the
+        budget is spread over them the same way.
+
+        Raises:
+            ValueError: if ``actions`` is empty or holds an action that is not legal.
+        """
+        chosen = list(actions)
+        if not chosen:
+            raise ValueError("SearchBot.evaluate: actions must not be empty")
+        for action in chosen:
+            if not view.is_legal(action):
+                raise ValueError(f"SearchBot.evaluate: {action} is not a legal action here")
+        return self._mean_values(view, chosen, rng)
+
+    def _mean_values(
+        self, view: PlayerView, candidates: Sequence[Action], rng: random.Random
+    ) -> list[float]:
+        """The mean rollout value of each candidate over the same sampled states."""
         seat = view.player
         before = view.scores[seat]
         totals = [0.0] * len(candidates)
@@ -122,11 +152,7 @@ class SearchBot:
                     break
             elif time.perf_counter() >= deadline:
                 break
-        ranked = [
-            (action, total / samples) for action, total in zip(candidates, totals, strict=False)
-        ]
-        ranked.sort(key=lambda item: -item[1])
-        return ranked
+        return [total / samples for total in totals]
 
     def candidates(self, view: PlayerView) -> list[Action]:
         """The actions searched: all legal ones, or the best exchanges and the fold."""

@@ -11,13 +11,14 @@ from types import ModuleType
 from typing import Final
 
 from ..web import cli as serve
-from . import arena, demo, engine
+from . import arena, demo, engine, review
 
 __all__ = ["COMMANDS", "DEFAULT_COMMAND"]
 
 COMMANDS: Final[dict[str, ModuleType]] = {
     "demo": demo,
     "arena": arena,
+    "review": review,
     "serve": serve,
     "engine": engine,
 }

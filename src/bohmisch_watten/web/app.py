@@ -9,6 +9,8 @@ Routes:
   page sends ``{"type": "action", "action": "play HK"}``, ``{"type": "hint"}`` and,
   from the host, ``{"type": "new_game"}``.
 * ``GET /record`` — the finished game's record as text; 409 while it is running.
+* ``GET /review`` — the review of the human seats' decisions in the finished game
+  (JSON, :meth:`Table.review`); 409 while it is running.
 
 The server holds the only state.  A connection can act only for the seat of its
 token, and only when that seat is to act; a malformed, oversized or refused message
@@ -28,7 +30,13 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -208,6 +216,12 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
         headers = {**_HEADERS, "Content-Disposition": 'attachment; filename="watten-game.txt"'}
         return PlainTextResponse(text, headers=headers)
 
+    async def review(request: Request) -> Response:
+        data = await asyncio.to_thread(table.review)  # the judge searches for seconds
+        if data is None:
+            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+        return JSONResponse(data, headers=_HEADERS)
+
     async def socket_endpoint(socket: WebSocket) -> None:
         seat = table.seat_of(socket.path_params["token"])
         await socket.accept()
@@ -246,6 +260,7 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
             Route("/", index),
             Route("/play/{token}", play),
             Route("/record", record),
+            Route("/review", review),
             WebSocketRoute("/ws/{token}", socket_endpoint),
         ],
         lifespan=lifespan,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
 from collections import deque
 from collections.abc import Sequence
 from typing import Any, Final
@@ -22,6 +23,7 @@ from ..cards import Card
 from ..events import describe, to_dicts
 from ..notation import parse_action
 from ..phases import Phase
+from ..review import Judge, default_judge, review
 from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import winning_play
@@ -88,6 +90,8 @@ class Table:
         seed: seeds the shuffles and the bots, so a table can be replayed.
         rules: the variants to play.
         dealer: the first dealer's seat (R3).
+        judge: the judge of the game-over review (:meth:`review`); by default
+            :func:`~bohmisch_watten.review.default_judge`.
 
     Raises:
         ValueError: for a player count, human count or bot list that does not fit.
@@ -103,6 +107,7 @@ class Table:
         seed: int | None = None,
         rules: Rules | None = None,
         dealer: int = 0,
+        judge: Judge | None = None,
     ) -> None:
         for name, value in (("players", players), ("humans", humans)):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -117,6 +122,8 @@ class Table:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}, got {dealer}")
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        if judge is not None and not isinstance(judge, Judge):
+            raise TypeError(f"judge must have hint() and evaluate(), got {type(judge).__name__}")
         kinds = _bot_list(bots, players - humans)
         self.rules = rules or Rules()
         self.rng = random.Random(seed)
@@ -131,6 +138,9 @@ class Table:
         self.state: GameState = new_game(players, rules=self.rules, dealer=dealer)
         self.logs: tuple[deque[str], ...] = tuple(deque(maxlen=LOG_LINES) for _ in range(players))
         self._hint: tuple[GameState, str] | None = None
+        self.judge = judge
+        self._review: tuple[GameState, dict[str, Any]] | None = None
+        self._review_lock = threading.Lock()
         self.events: list[list[dict[str, Any]]] = [[] for _ in range(players)]
         """Per seat, the events of the last move as that seat saw them (JSON data)."""
 
@@ -251,6 +261,24 @@ class Table:
     def record_text(self) -> str | None:
         """The finished game's record in the library's text format; None before the end."""
         return self.state.record().to_text() if self.state.is_terminal else None
+
+    def review(self) -> dict[str, Any] | None:
+        """The review of the human seats' decisions in the finished game, as JSON data.
+
+        None before the end.  The judge sees each decision from the deciding seat's
+        view only (:func:`bohmisch_watten.review.review`); the bots' decisions are not
+        reviewed.  Computed once per game (a few seconds), in the caller's thread.
+        """
+        state = self.state
+        if not state.is_terminal:
+            return None
+        with self._review_lock:  # a second request waits for the first one's result
+            cached = self._review
+            if cached is None or cached[0] is not state:
+                judge = self.judge if self.judge is not None else default_judge()
+                result = review(state.record(), judge, seats=self.human_seats)
+                self._review = cached = (state, result.to_dict())
+            return cached[1]
 
     # ----------------------------------------------------------------- frames
 

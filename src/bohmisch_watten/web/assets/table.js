@@ -239,10 +239,43 @@ function renderGameOver(v) {
     + names(v.losers) + ". Final scores: "
     + v.scores.map((score, seat) => name(seat) + " " + score).join(" · ") + ".";
   $("again").style.display = frame.host ? "" : "none";
+  if (renderGameOver.game !== frame.game) {  // a new game over: forget the last review
+    renderGameOver.game = frame.game;
+    $("review").replaceChildren();
+    $("review-button").disabled = false;
+  }
+}
+function renderReview(data) {
+  const box = $("review"); box.replaceChildren();
+  const mine = data.summaries.find((s) => s.seat === frame.seat);
+  if (!mine) { box.textContent = "No review for this seat."; return; }
+  box.appendChild(el("p", count(mine.decisions, "decision") + " judged, average loss "
+    + mine.average_loss.toFixed(2) + " points: " + mine.inaccuracies
+    + (mine.inaccuracies === 1 ? " inaccuracy, " : " inaccuracies, ")
+    + count(mine.mistakes, "mistake") + ", " + count(mine.blunders, "blunder") + "."));
+  const worst = data.decisions.filter((d) => d.seat === frame.seat && d.label);
+  if (!worst.length) return;
+  const table = el("table"), head = el("tr");
+  for (const h of ["Deal", "You played", "Better", "Loss", ""]) head.appendChild(el("th", h));
+  table.appendChild(head);
+  for (const d of worst) {
+    const row = el("tr", null, d.label);
+    for (const cell of [d.deal, d.action, d.best, d.loss.toFixed(2), d.label])
+      row.appendChild(el("td", String(cell)));
+    table.appendChild(row);
+  }
+  box.appendChild(table);
 }
 $("hint").addEventListener("click", () => send({type: "hint"}));
 $("newgame").addEventListener("click", () => {
   if (frame && (frame.game_over || confirm("Abandon this game and start a new one?"))) send({type: "new_game"});
 });
 $("again").addEventListener("click", () => send({type: "new_game"}));
+$("review-button").addEventListener("click", () => {
+  $("review-button").disabled = true;
+  $("review").textContent = "Reviewing your decisions…";
+  fetch("/review").then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
+    .then(renderReview, (error) => { $("review").textContent = "No review: " + error.message;
+      $("review-button").disabled = false; });
+});
 connect();
