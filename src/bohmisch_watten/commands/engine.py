@@ -21,6 +21,10 @@ DESCRIPTION = "Serve a bot over engine protocol 1 (JSON lines on stdin/stdout)."
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``engine``."""
+    parser.epilog = (
+        "--rules is not used: the host sends the rules of each game in new_game."
+        " The protocol is described in docs/engine-protocol.md."
+    )
     parser.add_argument(
         "--bot",
         default="random",
