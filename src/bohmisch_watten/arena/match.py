@@ -8,6 +8,7 @@ worker, so nothing but small values crosses process boundaries.
 
 from __future__ import annotations
 
+import logging
 import random
 import signal
 import threading
@@ -17,12 +18,18 @@ from contextlib import contextmanager
 
 import attrs
 
+from ..actions import Action
+from ..bots.base import Bot
 from ..bots.registry import make_bot
+from ..engine import Engine
+from ..events import describe
 from ..rules import Rules
 from ..state import GameState, new_game
 from .schedule import GameSpec
 
 __all__ = ["ArenaSetup", "DecisionTimeoutError", "GameResult", "play_game", "play_games"]
+
+log = logging.getLogger("bohmisch_watten.arena")
 
 
 @attrs.frozen
@@ -66,9 +73,15 @@ class GameResult:
             score wins, the highest loses.
         forfeit: the seat whose bot raised, chose an illegal action or ran over the
             decision timeout (it alone loses, the others share the win), else None.
-        incident: what happened then, for the report.
+        incident: what happened then, for the report: the game, the bot, its seat
+            and the reason.
+        reason: the forfeit's reason alone (an engine's says how it failed: exited,
+            timed out, wrote garbage or a line over the cap, an extra answer, an
+            action not legal).
         decision_seconds: per seat, the time its bot spent deciding.
         decisions: per seat, the decisions its bot made.
+        decision_ms: per seat, the milliseconds of each decision, in order (for
+            medians and percentiles).
         record: the game's record in the library's text format, if asked for.
     """
 
@@ -82,8 +95,10 @@ class GameResult:
     capped: bool = False
     forfeit: int | None = None
     incident: str | None = None
+    reason: str | None = None
     decision_seconds: tuple[float, ...] = ()
     decisions: tuple[int, ...] = ()
+    decision_ms: tuple[tuple[float, ...], ...] = ()
     record: str | None = None
 
     def win_share(self, seat: int) -> float:
@@ -131,56 +146,101 @@ def _adjudicate(scores: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]
     return winners, losers
 
 
+def _seat_bot(spec: str, decision_timeout: float | None) -> Bot:
+    """The bot of one seat; an engine is told the arena's decision time as ``time_ms``."""
+    bot = make_bot(spec)
+    if isinstance(bot, Engine) and decision_timeout is not None:
+        bot = bot.with_timeout(max(1, round(1000 * decision_timeout)))
+    return bot
+
+
+def _limit(bot: Bot, decision_timeout: float | None) -> float | None:
+    """Seconds a decision may take: an engine times itself out first (its time plus its
+    grace margin, with the reason), the arena's alarm one second later is a backstop."""
+    if decision_timeout is None or not isinstance(bot, Engine):
+        return decision_timeout
+    return decision_timeout + bot.grace_ms / 1000 + 1.0
+
+
 def play_game(setup: ArenaSetup, spec: GameSpec) -> GameResult:
     """Play the game ``spec`` of the arena ``setup`` and report it.
 
     The board's generator draws one shuffle per deal (R11), so every game of a board
     sees the same packs whoever sits where; each seat's bot gets its own generator.
+    An engine seat (``engine:COMMAND``) gets its own process for this game: it is told
+    ``new_game`` and the seat's events, and its process is reaped when the game ends,
+    however it ends.
     """
+    bots = [_seat_bot(setup.bots[c], setup.decision_timeout) for c in spec.seating]
+    try:
+        return _play(setup, spec, bots)
+    finally:
+        for bot in bots:
+            if isinstance(bot, Engine):
+                bot.close()
+
+
+def _tell(engines: dict[int, Engine], before: GameState, action: Action, after: GameState) -> None:
+    for seat, engine in engines.items():
+        engine.observe(describe(before, action, after, observer=seat))
+
+
+def _play(setup: ArenaSetup, spec: GameSpec, bots: list[Bot]) -> GameResult:
     n = setup.players
-    bots = [make_bot(setup.bots[c]) for c in spec.seating]
     board = random.Random(f"{setup.seed}:board:{spec.board}")
     rngs = [random.Random(f"{setup.seed}:game:{spec.index}:seat:{s}") for s in range(n)]
+    limits = [_limit(bot, setup.decision_timeout) for bot in bots]
+    times: list[list[float]] = [[] for _ in range(n)]
     seconds = [0.0] * n
-    decisions = [0] * n
     state: GameState = new_game(n, rules=setup.rules, dealer=0)
+    engines = {seat: bot for seat, bot in enumerate(bots) if isinstance(bot, Engine)}
+    for place, engine in engines.items():  # a failure here surfaces at its first decision
+        engine.new_game(n, place, setup.rules, state.position, rngs[place].getrandbits(31))
     capped = False
     forfeit: int | None = None
-    incident: str | None = None
+    reason: str | None = None
     while not state.is_terminal:
         if state.is_chance_node:
             if state.deal_number > setup.max_deals:
                 capped = True
                 break
-            state = state.apply(state.sample_chance(board))
+            shuffle = state.sample_chance(board)
+            after = state.apply(shuffle)
+            _tell(engines, state, shuffle, after)
+            state = after
             continue
-        seat = state.current_player
-        assert seat is not None  # neither a chance node nor the end
+        mover = state.current_player
+        assert mover is not None  # neither a chance node nor the end
+        seat = mover
         view = state.view(seat)
         start = time.perf_counter()
         try:
-            with _time_limit(setup.decision_timeout):
+            limit = limits[seat]
+            with _time_limit(limit):
                 action = bots[seat].choose(view, rngs[seat])
             elapsed = time.perf_counter() - start
-            if setup.decision_timeout is not None and elapsed > setup.decision_timeout:
+            if limit is not None and elapsed > limit:
                 raise DecisionTimeoutError
             after = state.apply(action)
         except DecisionTimeoutError:
             seconds[seat] += time.perf_counter() - start
             forfeit = seat
-            incident = f"exceeded the decision timeout of {setup.decision_timeout} s"
+            reason = f"exceeded the decision timeout of {setup.decision_timeout} s"
             break
         except Exception as error:  # any bug of the bot: it loses this game
             seconds[seat] += time.perf_counter() - start
             forfeit = seat
-            incident = f"raised {type(error).__name__}: {error}"
+            reason = f"raised {type(error).__name__}: {error}"
             break
         seconds[seat] += elapsed
-        decisions[seat] += 1
+        times[seat].append(1000 * elapsed)
+        _tell(engines, state, action, after)
         state = after
+    incident: str | None = None
     if forfeit is not None:
         label = setup.labels[spec.seating[forfeit]]
-        incident = f"game {spec.index}: {label} (seat {forfeit}) {incident}"
+        incident = f"game {spec.index}: {label} (seat {forfeit}) {reason}"
+        log.warning("forfeit: %s", incident)
         winners = tuple(s for s in range(n) if s != forfeit)
         losers: tuple[int, ...] = (forfeit,)
     elif capped:
@@ -198,8 +258,10 @@ def play_game(setup: ArenaSetup, spec: GameSpec) -> GameResult:
         capped=capped,
         forfeit=forfeit,
         incident=incident,
+        reason=reason,
         decision_seconds=tuple(seconds),
-        decisions=tuple(decisions),
+        decisions=tuple(len(seat_times) for seat_times in times),
+        decision_ms=tuple(tuple(seat_times) for seat_times in times),
         record=state.record().to_text() if setup.keep_records else None,
     )
 

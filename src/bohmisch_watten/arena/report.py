@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import importlib
 import io
+import statistics
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,8 @@ class BotLine:
     forfeits: int
     rating: float
     rating_ci95: tuple[float, float]
+    median_decision_ms: float = 0.0
+    forfeit_reasons: tuple[str, ...] = ()
 
 
 @attrs.frozen
@@ -87,8 +90,9 @@ def _pairwise(results: Sequence[GameResult], contestants: int) -> list[list[floa
 
 def summarize(setup: ArenaSetup, results: Sequence[GameResult]) -> Summary:
     """The table: per contestant games, wins, win rate with its Wilson interval, the
-    p-value against the fair share, losses, mean final score, mean decision time, and
-    a Bradley–Terry rating (Elo scale) from who finished ahead of whom."""
+    p-value against the fair share, losses, mean final score, mean and median decision
+    time, forfeits with their reasons, and a Bradley–Terry rating (Elo scale) from who
+    finished ahead of whom."""
     m = len(setup.labels)
     games = [0] * m
     wins = [0.0] * m
@@ -97,6 +101,8 @@ def summarize(setup: ArenaSetup, results: Sequence[GameResult]) -> Summary:
     seconds = [0.0] * m
     decisions = [0] * m
     forfeits = [0] * m
+    times: list[list[float]] = [[] for _ in range(m)]
+    reasons: list[list[str]] = [[] for _ in range(m)]
     for result in results:
         for seat, c in enumerate(result.seating):
             games[c] += 1
@@ -106,6 +112,10 @@ def summarize(setup: ArenaSetup, results: Sequence[GameResult]) -> Summary:
             seconds[c] += result.decision_seconds[seat]
             decisions[c] += result.decisions[seat]
             forfeits[c] += seat == result.forfeit
+            if seat == result.forfeit and result.reason is not None:
+                reasons[c].append(f"game {result.index}: {result.reason}")
+            if result.decision_ms:
+                times[c].extend(result.decision_ms[seat])
     ratings = bradley_terry(_pairwise(results, m))
     share = 1.0 / setup.players
     lines = tuple(
@@ -123,6 +133,8 @@ def summarize(setup: ArenaSetup, results: Sequence[GameResult]) -> Summary:
             forfeits=forfeits[c],
             rating=ratings[c][0],
             rating_ci95=(ratings[c][1], ratings[c][2]),
+            median_decision_ms=statistics.median(times[c]) if times[c] else 0.0,
+            forfeit_reasons=tuple(reasons[c]),
         )
         for c in range(m)
     )
@@ -184,8 +196,10 @@ def to_json_dict(summary: Summary) -> dict[str, Any]:
                 "losses": line.losses,
                 "mean_score": line.mean_score,
                 "mean_decision_ms": line.mean_decision_ms,
+                "median_decision_ms": line.median_decision_ms,
                 "decisions": line.decisions,
                 "forfeits": line.forfeits,
+                "forfeit_reasons": list(line.forfeit_reasons),
                 "rating": line.rating,
                 "rating_ci95": list(line.rating_ci95),
             }

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import shlex
+import shutil
 from typing import Final
 
 import attrs
@@ -45,13 +47,30 @@ def _import(path: str) -> type:
     return cls
 
 
+def _engine(command: str) -> Bot:
+    """``engine:COMMAND ARGS``: a program speaking engine protocol 1, started when used."""
+    from ..engine import Engine  # the host needs views and events; load it only here
+
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        raise ValueError(f"engine: bad command {command!r}: {error}") from None
+    if not argv:
+        raise ValueError("engine: needs a command, e.g. engine:./my-engine --flag")
+    if shutil.which(argv[0]) is None:
+        raise ValueError(f"engine: {argv[0]!r} is not an executable program")
+    return Engine(argv)
+
+
 def make_bot(spec: str) -> Bot:
     """The bot a spec names: ``name`` or ``name:field=value:field=value``.
 
     ``name`` is one of :data:`BOT_NAMES` or the dotted path of your own bot class
     (``mypackage.bots.Clever``), which is called with the fields as keyword arguments,
     so the arena can measure any importable bot.  Numbers are converted (int, then
-    float); anything else is passed as a string.
+    float); anything else is passed as a string.  ``engine:COMMAND ARGS`` is a program
+    speaking engine protocol 1 (:class:`~bohmisch_watten.engine.Engine`; the command
+    is split like a shell would, without running one).
 
     >>> from bohmisch_watten.bots import make_bot
     >>> make_bot("search:rollouts=60:rollout=random")
@@ -63,6 +82,9 @@ def make_bot(spec: str) -> Bot:
     """
     if not isinstance(spec, str):
         raise TypeError(f"make_bot: spec must be a string, got {type(spec).__name__}")
+    kind, sep, command = spec.strip().partition(":")
+    if sep and kind.strip().lower() == "engine":
+        return _engine(command)
     name, *params = spec.strip().split(":")
     name = name.strip()
     cls = _CLASSES.get(name.lower()) or _import(name)

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Final
 
 from ..web import cli as serve
-from . import arena, demo, review
+from . import arena, demo, engine, review
 
 __all__ = ["COMMANDS", "DEFAULT_COMMAND"]
 
@@ -20,6 +20,7 @@ COMMANDS: Final[dict[str, ModuleType]] = {
     "arena": arena,
     "review": review,
     "serve": serve,
+    "engine": engine,
 }
 """Subcommand name → module, in the order ``--help`` lists them.
 

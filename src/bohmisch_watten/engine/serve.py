@@ -1,0 +1,135 @@
+"""The engine side: any bot of this library served over engine protocol 1.
+
+``python -m bohmisch_watten engine --bot search:rollouts=200`` reads the host's messages
+on stdin and answers on stdout, so a program in another language (a GUI, a tournament
+manager) can play against the library's bots.  The view in each ``decide`` is read back
+with :func:`~bohmisch_watten.serialization.view_from_json`, which checks it, and the bot
+decides from it alone.  The bot's settings (the fields of
+:class:`~bohmisch_watten.bots.SearchBot` and the like) are declared as engine options
+in ``hello`` and set by an ``options`` message.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import IO, Any, Final
+
+import attrs
+
+from ..bots.base import Bot
+from ..notation import action_to_string
+from ..serialization import view_from_json
+from .protocol import PROTOCOL_VERSION, encode
+
+__all__ = ["declared_options", "serve"]
+
+AUTHOR: Final = "bohmisch_watten"
+
+
+_OPTION_TYPES: Final = {bool: "bool", int: "int", float: "float", str: "string"}
+
+
+def declared_options(bot: Bot) -> dict[str, dict[str, Any]]:
+    """The bot's settings as engine options: the fields of an attrs bot whose default
+    is a plain value (``rollouts``, ``rollout``, …), with that default."""
+    cls: Any = type(bot)
+    if not attrs.has(cls):
+        return {}
+    options = {}
+    for field in attrs.fields(cls):
+        value = getattr(bot, field.name)
+        kind = _OPTION_TYPES.get(type(value))
+        if kind is not None and field.init:
+            options[field.name] = {"type": kind, "default": value}
+    return options
+
+
+def _configured(bot: Bot, values: object, warnings: list[str]) -> Bot:
+    """``bot`` with the option ``values`` it declares; the others become warnings."""
+    if not isinstance(values, dict):
+        warnings.append("options: values must be an object")
+        return bot
+    known = declared_options(bot)
+    changes = {}
+    for key, value in values.items():
+        if key not in known:
+            warnings.append(f"unknown option {key!r}")
+        else:
+            changes[key] = value
+    try:
+        return attrs.evolve(bot, **changes) if changes else bot  # type: ignore[misc]
+    except (TypeError, ValueError) as error:
+        warnings.append(f"options not applied: {str(error)[:100]}")
+        return bot
+
+
+def _view(data: Any) -> Any:
+    document = {"format": "bohmisch_watten.view", "version": 1, "view": data}
+    return view_from_json(json.dumps(document))
+
+
+def serve(
+    bot: Bot,
+    name: str,
+    stdin: IO[bytes],
+    stdout: IO[bytes],
+    log: IO[str] | None = None,
+) -> int:
+    """Answer the host's messages with ``bot`` until ``quit`` or the end of ``stdin``.
+
+    A message this side cannot use (bad JSON, an unknown type, a view that does not
+    read back) is answered on stderr-free terms: a ``decide`` is still answered, with
+    the first legal action and a warning, so the host keeps a well-formed dialogue.
+
+    Returns:
+        The exit status: 0.
+    """
+    rng = random.Random(0)
+    warnings: list[str] = []
+
+    def send(message: dict[str, Any]) -> None:
+        if warnings:
+            message["warnings"] = list(warnings)
+            warnings.clear()
+        line = encode(message)
+        if log is not None:
+            log.write("< " + line.decode("utf-8"))
+            log.flush()
+        stdout.write(line)
+        stdout.flush()
+
+    for raw in stdin:
+        if log is not None:
+            log.write("> " + raw.decode("utf-8", "replace").rstrip("\n") + "\n")
+            log.flush()
+        try:
+            message = json.loads(raw)
+            kind = message.get("type") if isinstance(message, dict) else None
+        except ValueError:
+            warnings.append(f"not JSON: {raw[:60]!r}")
+            continue
+        if kind == "hello":
+            send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name,
+                  "author": AUTHOR, "options": declared_options(bot)})  # fmt: skip
+        elif kind == "options":
+            bot = _configured(bot, message.get("values"), warnings)
+        elif kind == "new_game":
+            seed = message.get("seed")
+            rng = random.Random(seed if isinstance(seed, int) else 0)
+        elif kind == "decide":
+            legal = message.get("legal")
+            legal = (
+                [text for text in legal if isinstance(text, str)] if isinstance(legal, list) else []
+            )
+            try:
+                answer = action_to_string(bot.choose(_view(message.get("view")), rng))
+            except Exception as error:  # a view we cannot read: still answer legally
+                warnings.append(f"{type(error).__name__}: {str(error)[:100]}")
+                answer = legal[0] if legal else ""
+            send({"type": "action", "action": answer})
+        elif kind == "quit":
+            break
+        elif kind != "event":
+            warnings.append(f"unknown message type {str(kind)[:30]!r}")
+    return 0

@@ -1,0 +1,86 @@
+"""No engine process outlives its host: reaped on close, on failure, and on a killed host.
+
+What can be proved without ``PR_SET_PDEATHSIG``: the host runs each engine in its own
+session and kills that whole process group when it closes the engine (so helpers an
+engine started go too), and when the host itself is killed with SIGKILL its pipes
+close, so every engine that reads its stdin (the protocol asks it to exit at the end
+of input, as all our examples do) exits by itself.  An engine that ignores its input
+and outlives a SIGKILLed host cannot be stopped by any host-side code; that is
+documented, not tested.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bohmisch_watten.engine import Engine
+from engine_scripts import PYTHON, alive, engine_script, session_members
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "engines"
+SLOW_START = {"hello_timeout_ms": 30_000, "timeout_ms": 20_000}
+
+
+def _wait_until(condition, seconds: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def test_close_kills_the_engine_and_every_process_it_started(tmp_path: Path) -> None:
+    """An engine that ignores quit and the end of its input, and has a helper process."""
+    script = engine_script(
+        tmp_path,
+        """
+        helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        sys.stdin.readline()
+        hello()
+        time.sleep(60)
+        """,
+    )
+    engine = Engine.popen(script, **SLOW_START)
+    sid = engine.pid
+    assert sid is not None
+    assert _wait_until(lambda: len(session_members(sid)) == 2)  # the engine and its helper
+    started = time.monotonic()
+    engine.close()
+    assert time.monotonic() - started < 10
+    assert session_members(sid) == []
+
+
+def test_a_killed_host_leaves_no_engine_behind(tmp_path: Path) -> None:
+    host = tmp_path / "host.py"
+    host.write_text(
+        f"""
+import sys, time
+from bohmisch_watten.engine import Engine
+engines = [Engine.popen([sys.executable, {str(EXAMPLES / "random_engine.py")!r}],
+                        hello_timeout_ms=30_000) for _ in range(2)]
+engines.append(Engine.popen([sys.executable, "-m", "bohmisch_watten", "engine"],
+                            hello_timeout_ms=30_000))
+print(" ".join(str(engine.pid) for engine in engines), flush=True)
+time.sleep(120)
+""",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    process = subprocess.Popen([PYTHON, str(host)], stdout=subprocess.PIPE, env=env, text=True)
+    try:
+        assert process.stdout is not None
+        pids = [int(pid) for pid in process.stdout.readline().split()]
+        assert len(pids) == 3
+        assert all(alive(pid) for pid in pids)
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+        assert _wait_until(lambda: not any(alive(pid) for pid in pids))
+        assert all(session_members(pid) == [] for pid in pids)
+    finally:
+        process.kill()
+        process.wait()
