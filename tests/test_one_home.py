@@ -39,7 +39,7 @@ from bohmisch_watten.tricks import (
     trick_winner,
     winning_play,
 )
-from bohmisch_watten.web.narrate import narrate, narrate_events
+from bohmisch_watten.web._narrate import narrate, narrate_events
 
 from helpers import random_game
 

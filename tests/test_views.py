@@ -32,7 +32,7 @@ from bohmisch_watten import (
     TakeCritical,
     new_game,
 )
-from bohmisch_watten.sampling import forbidden_mask
+from bohmisch_watten._sampling import forbidden_mask
 from bohmisch_watten.state import _build_state
 from bohmisch_watten.tables import bits
 from bohmisch_watten.tricks import _legal_play_mask as legal_play_mask

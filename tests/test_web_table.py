@@ -20,7 +20,7 @@ from bohmisch_watten import (
     replay,
 )
 from bohmisch_watten.web import Table, TableError
-from bohmisch_watten.web.narrate import narrate
+from bohmisch_watten.web._narrate import narrate
 
 from game_strategies import policy
 from knowledge import cards_in, known_cards

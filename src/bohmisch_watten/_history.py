@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ._sampling import DealInfo
 from .actions import (
     EXCHANGES,
     EXCHANGES_WITH_TRUMP,
@@ -26,7 +27,6 @@ from .actions import (
     Action,
     Shuffle,
 )
-from .sampling import DealInfo
 from .seats import seat_order
 
 __all__ = [

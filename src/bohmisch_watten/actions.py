@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
+from ._checks import check_bool
 from .cards import DECK, Card
-from .checks import check_bool
 from .rules import Rules
 from .tables import bits
 

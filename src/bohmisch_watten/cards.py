@@ -14,7 +14,7 @@ from typing import Final
 
 from attrs.exceptions import FrozenInstanceError
 
-from .checks import check_instance
+from ._checks import check_instance
 
 __all__ = [
     "BELLI",

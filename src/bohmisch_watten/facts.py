@@ -19,7 +19,15 @@ from .rules import Rules
 from .summary import PastDeals, Trick
 from .tricks import PlayedTrick, Plays
 
-__all__ = ["DealFacts", "DealFields", "DealScore", "GameFields"]
+__all__ = ["CutEntry", "DealFacts", "DealFields", "DealScore", "GameFields"]
+
+CutEntry = tuple[int, int, bool, bool]
+"""A look in the cut ritual as an observer knows it: ``(seat, card or -1, taken, critical)``.
+
+``critical`` says whether the card was a Critical; for a card not taken this is public
+because a Critical must be declined by a visible :class:`LeaveCritical` (README
+decision) while any other card ends the ritual by itself (R12, R13).
+"""
 
 CARD_PAIRS: Final = tuple(tuple((seat, card) for card in DECK) for seat in range(4))
 """Shared ``(seat, Card)`` pairs, so listing a trick allocates no pair tuples."""

@@ -54,6 +54,7 @@ import attrs
 from ._construct import build_state
 from ._documents import DealReader, parse_json, summary_to_dict
 from ._history import deal_actions, exchange_action
+from ._sampling import DealInfo, Plan
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .cards import DECK
 from .errors import FormatError, IllegalActionError
@@ -61,7 +62,6 @@ from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
 from .phases import Phase
 from .position import Position
 from .rules import Rules
-from .sampling import DealInfo, Plan
 from .scoring import game_result
 from .seats import left_of
 from .state import GameState, new_game

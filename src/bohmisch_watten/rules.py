@@ -19,7 +19,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from .checks import check_bool, check_int
+from ._checks import check_bool, check_int
 from .errors import FormatError
 
 __all__ = [

@@ -87,12 +87,12 @@ from .actions import (
 )
 from .cards import DECK, Card
 from .errors import FormatError
+from .facts import CutEntry
 from .notation import MAX_DOCUMENT_CHARS, parse_action
 from .phase import Phase
 from .position import Position
 from .records import GameRecord, past_problem, replay
 from .rules import RULE_TYPES, Rules, rules_values
-from .sampling import CutEntry
 from .state import GameState
 from .tables import bits
 from .tricks import Plays

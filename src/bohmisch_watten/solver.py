@@ -37,9 +37,9 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 
+from ._checks import check_instance
 from .actions import PLAY_ACTIONS, PlayCard
 from .cards import DECK, Card
-from .checks import check_instance
 from .phase import Phase
 from .rules import Rules
 from .scoring import deal_points, post_scores

@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from . import _dispatch, _legal
+from ._checks import check_instance, check_int, check_rng
 from ._construct import at_position, bind, build_state, make, restore_state
 from ._history import Node, history_tuple
 from ._layout import final_position
 from ._limits import MAX_DOCUMENT_CHARS
 from .actions import Action, Shuffle
 from .cards import DECK, Card
-from .checks import check_instance, check_int, check_rng
 from .display import render_state
 from .errors import IllegalActionError
 from .facts import DealFacts, DealFields, DealScore, GameFields

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ._checks import check_bool
 from .cards import DECK, Card, Suit
-from .checks import check_bool
 from .tables import BEATS, EFFECTIVE, FOLLOW_MASK, STRENGTH, TRUMP, TRUMP_MASK, bits
 
 __all__ = [

@@ -28,18 +28,18 @@ from typing import Any, Final
 
 import attrs
 
+from ._checks import check_int, check_rng
 from ._construct import build_state
 from ._history import deal_actions, deal_nodes, exchange_action, last_shuffle
 from ._layout import final_position
+from ._sampling import DealInfo, Plan
 from .actions import Action, Shuffle
 from .cards import DECK, Card
-from .checks import check_int, check_rng
 from .display import render_view, turn_text
-from .facts import DealFacts
+from .facts import CutEntry, DealFacts
 from .phase import Phase
 from .position import Position
 from .rules import Rules
-from .sampling import CutEntry, DealInfo, Plan
 from .scoring import game_returns
 from .seats import seat_order
 from .state import GameState
@@ -363,7 +363,7 @@ class PlayerView(DealFacts):
         """A full state consistent with this view, for determinization and IS-MCTS.
 
         The hidden cards go to the places this seat cannot see, uniformly among all deals
-        consistent with the view (see :mod:`bohmisch_watten.sampling`): voids shown by
+        consistent with the view (see the internal ``bohmisch_watten._sampling``): voids shown by
         play (R25), no trump held by a player who did not trump when void, no card that
         would have headed or overtrumped when that was compulsory (R25, R26), the taken
         Criticals and the dealer's taken trump card where they are (R13, R19), the cut

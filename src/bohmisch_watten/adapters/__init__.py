@@ -9,5 +9,5 @@ never needs numpy or the peer libraries:
 * :mod:`bohmisch_watten.adapters.gymnasium` (``[gymnasium]``): ``WattenEnv``, registered
   as ``BohmischWatten-v0``.
 
-:mod:`bohmisch_watten.adapters.episodes` holds what the three share, in pure Python.
+The internal ``bohmisch_watten.adapters._episodes`` holds what the three share, in pure Python.
 """

@@ -43,8 +43,8 @@ from ..bots import Bot, RandomBot, make_bot
 from ..encoding import action_mask, observation, observation_size
 from ..rules import Rules
 from ..state import GameState, new_game
-from .episodes import action_index, deal_over, deal_rewards
-from .positions import deal_start
+from ._episodes import action_index, deal_over, deal_rewards
+from ._positions import deal_start
 
 __all__ = ["ENV_ID", "WattenEnv"]
 

@@ -56,7 +56,7 @@ from ..actions import Shuffle
 from ..cards import DECK
 from ..encoding import layout, observation, observation_size
 from ..state import GameState, new_game
-from .episodes import (
+from ._episodes import (
     MAX_DEAL_CHANGE,
     RULE_PARAMS,
     deal_over,
@@ -64,7 +64,7 @@ from .episodes import (
     decisions_per_deal,
     rules_from_params,
 )
-from .positions import deal_start
+from ._positions import deal_start
 
 __all__ = ["GAME_NAME", "WattenGame", "WattenObserver", "WattenState"]
 

@@ -38,7 +38,7 @@ from ..action_ids import NUM_ACTION_IDS, id_to_action
 from ..encoding import action_mask, observation, observation_size
 from ..rules import Rules
 from ..state import GameState, new_game
-from .episodes import action_index, deal_over, deal_rewards
+from ._episodes import action_index, deal_over, deal_rewards
 
 __all__ = ["env", "raw_env"]
 

@@ -42,7 +42,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import FormatError, IllegalActionError
 from ..phase import Phase
-from .page import render_page
+from ._page import render_page
 from .table import Table, TableError
 
 __all__ = ["MAX_MESSAGE_CHARS", "Hub", "create_app"]

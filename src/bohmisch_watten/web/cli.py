@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Final
 
-from .players import BOT_KINDS, check
+from ._players import BOT_KINDS, check
 from .table import Table
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]

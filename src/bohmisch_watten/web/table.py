@@ -28,8 +28,8 @@ from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
-from . import players
-from .narrate import narrate_events
+from . import _players as players
+from ._narrate import narrate_events
 
 __all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "Seat", "Table", "TableError"]
 

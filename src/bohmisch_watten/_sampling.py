@@ -1,0 +1,491 @@
+"""Determinization: hidden cards dealt anew so that everything one seat knows stays true.
+
+This module serves :meth:`PlayerView.sample_state`.  It works on one deal at a time,
+described by a :class:`DealInfo` (what an observer knows of that deal: the public facts
+plus, optionally, one seat's own cards), and draws a *world*: a pack order and every
+other player's discards, such that replaying the deal's public actions is legal (R11–R27)
+and shows the observer exactly what he saw.
+
+**Distribution.**  The target is the uniform distribution over worlds consistent with
+the observation, i.e. a uniformly shuffled pack (R11) conditioned on what was seen, with
+the other players' choices treated as uninformative (no opponent model).  The sampler
+is *exact*, not a rejection loop:
+
+1. Every hidden card may go to some *groups* of places: the unseen hand of an active
+   player (minus the cards his plays rule out, see :func:`forbidden_mask`), his
+   discards (a taken Critical he no longer shows can only be there or in his hand), the
+   bottom card of the stock (a Critical or not, R13), and "anywhere else" (folded hands,
+   undecided hands, other discards, the stock).  Cards with the same set of allowed
+   groups are interchangeable, so a placement is a table of counts per card *type* and
+   group.  A dynamic programme over the types counts the completions of every partial
+   table exactly (Python integers), including the number of histories behind each
+   placement (which of a player's cards were drawn); the table is then drawn group by
+   group with exact integer weights, and the cards of each type are shuffled into it.
+2. Which of a player's cards were drawn from the stock is then chosen uniformly among
+   the cards that can have been drawn.
+
+So each consistent world has the same probability: no loop, no rejection, and a view
+with tight constraints costs the same as a loose one.  The counting tables are built
+once per observation and cached, so repeated samples of one view are cheap.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_right
+from collections.abc import Callable
+from functools import lru_cache
+from math import comb
+from typing import NamedTuple
+
+from .facts import CutEntry
+from .seats import seat_order
+from .tables import CRITICAL_MASK, FULL_DECK, bits
+from .tricks import PlayedTrick, Plays, legal_play_mask
+
+__all__ = ["CutEntry", "DealInfo", "Plan", "World", "forbidden_mask"]
+
+
+@lru_cache(maxsize=1 << 16)
+def forbidden_mask(card: int, prefix: Plays, trump: int, must_head: bool) -> int:
+    """The cards a player cannot have held when he played ``card`` to ``prefix`` (R25, R26).
+
+    A play is legal for a hand exactly when no card of the hand belongs to this mask:
+    every obligation of R25 (follow, head, trump, overtrump) is "you may not play this
+    card while holding one of those".  The mask is derived from
+    :func:`~bohmisch_watten.tricks.legal_cards` (in bitmask form), one card at a time, so the
+    rules have one source of truth; ``tests/test_views.py`` checks the characterisation
+    on random hands.
+    """
+    own = 1 << card
+    out = 0
+    for other in range(32):
+        if (
+            other != card
+            and not legal_play_mask(own | 1 << other, prefix, trump, must_head) >> card & 1
+        ):
+            out |= 1 << other
+    return out
+
+
+class DealInfo(NamedTuple):
+    """What an observer knows of one deal; ``observer`` is -1 for public facts only.
+
+    Attributes:
+        num_players: 2, 3 or 4.
+        dealer: the dealer's seat.
+        must_head: the R26 variant switch (it changes what a play reveals).
+        cut: the looks of the ritual (:data:`CutEntry`), card -1 where not known.
+        cut_pending: True in phase CUT, when the last look awaits Take/Leave.
+        trump: the trump card index (-1 in phase CUT).
+        took_trump: whether the dealer took the trump card (R19).
+        folded: per seat.
+        exchanged: per seat, the number of cards exchanged; -1 undecided or folded.
+        tricks: completed tricks ``(plays, winner)``.
+        trick: the trick in progress.
+        stock_size: the cards left in the stock (phase CUT: the undealt pack).
+        observer: the seat whose own cards are known, or -1.
+        hand: the observer's hand (bitmask).
+        discards: the observer's discards (bitmask).
+        draws: the observer's draws from the stock, in the order drawn.
+    """
+
+    num_players: int
+    dealer: int
+    must_head: bool
+    cut: tuple[CutEntry, ...]
+    cut_pending: bool
+    trump: int
+    took_trump: bool
+    folded: tuple[bool, ...]
+    exchanged: tuple[int, ...]
+    tricks: tuple[PlayedTrick, ...]
+    trick: Plays
+    stock_size: int
+    observer: int
+    hand: int
+    discards: int
+    draws: tuple[int, ...]
+
+
+class World(NamedTuple):
+    """One sampled deal: enough to build the state and its history."""
+
+    pack: list[int]
+    hands: tuple[int, ...]
+    discards: tuple[int, ...]
+    stock: tuple[int, ...]
+    cut: tuple[tuple[int, int, bool], ...]
+
+
+# A group of places: (size, allowed cards, kind, seat); kinds below.
+_X, _D, _BOTTOM = 0, 1, 2  # unseen hand of an exchanged player, his discards, stock bottom
+_Slot = tuple[int, int]  # free places: (kind, seat or stock position)
+_HAND, _DISCARD, _STOCK = 0, 1, 2
+_Choice = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+class Plan:
+    """The counting tables and fixed facts of one :class:`DealInfo`, built once."""
+
+    def __init__(self, info: DealInfo) -> None:
+        """Count, once per view, every way the hidden cards can be placed (see the class)."""
+        self.info = info
+        n, dealer, obs = info.num_players, info.dealer, info.observer
+        self.order = seat_order(dealer, n)  # R2, R15, R18
+        taken_by = [0] * n
+        self.takes: list[int] = []
+        for seat, card, taken, _ in info.cut:
+            if taken:
+                taken_by[seat] |= 1 << card
+                self.takes.append(card)
+        self.taken_by = taken_by
+        taken_all = sum(taken_by)
+        look = info.cut[-1] if info.cut and not info.cut[-1][2] else None
+        # The card left at the bottom: (who looked, card or -1, is a Critical) (R13).
+        self.look = look
+        class_mask = 0
+        if look is not None:
+            class_mask = CRITICAL_MASK if look[3] else FULL_DECK & ~CRITICAL_MASK
+        self.class_mask = class_mask
+        known_look = look[1] if look is not None and look[1] >= 0 else -1
+        self.known_look = known_look
+
+        groups: list[tuple[int, int, int, int]] = []
+        free: list[_Slot] = []
+        self.pinned_hand = [0] * n
+        self.drew_bottom = -1
+        if info.trump < 0:  # phase CUT: only the pack and the takes exist
+            known = taken_all | (1 << known_look if known_look >= 0 else 0)
+            pool = FULL_DECK & ~known
+            size = info.stock_size - (1 if look is not None else 0)
+            free = [(_STOCK, i) for i in range(size)]
+            if look is not None and known_look < 0:
+                groups.append((1, pool & class_mask, _BOTTOM, -1))
+            self._setup(pool, groups, free, [0] * n)
+            return
+
+        played_by = [0] * n
+        for plays, _ in info.tricks:
+            for seat, card in plays:
+                played_by[seat] |= 1 << card
+        for seat, card in info.trick:
+            played_by[seat] |= 1 << card
+        self.played_by = played_by
+        played_all = sum(played_by)
+        trump_bit = 1 << info.trump
+        # Who drew the bottom card of the stock, if the stock ran out (R20).
+        stock_len = info.stock_size + sum(self._draws(q) for q in range(n))
+        self.initial_stock = stock_len
+        total = 0
+        for q in self.order:
+            total += self._draws(q)
+            if look is not None and total == stock_len and self._draws(q) and self.drew_bottom < 0:
+                self.drew_bottom = q
+        known = played_all | trump_bit | taken_all
+        if obs >= 0:
+            known |= info.hand | info.discards
+        if known_look >= 0:
+            known |= 1 << known_look
+        unknown = FULL_DECK & ~known
+        semi = [0] * n  # taken Criticals a player kept or discarded: we cannot tell
+        forbid = [0] * n
+        trump_suit = info.trump >> 3
+        for plays, _ in (*info.tricks, (info.trick, -1)):
+            for i in range(1, len(plays)):
+                seat, card = plays[i]
+                if seat != obs:
+                    forbid[seat] |= forbidden_mask(card, plays[:i], trump_suit, info.must_head)
+        self.forbid = forbid
+        for q in range(n):
+            if q == obs:
+                continue
+            t_q = taken_by[q].bit_count()
+            if info.folded[q] or info.exchanged[q] < 0:  # the dealt hand, untouched
+                free += [(_HAND, q)] * (5 - t_q)
+                continue
+            semi[q] = taken_by[q] & ~played_by[q]
+            pinned = 0
+            if q == dealer and info.took_trump and not played_by[q] & trump_bit:
+                pinned |= trump_bit
+            if q == self.drew_bottom and known_look >= 0 and not played_by[q] >> known_look & 1:
+                pinned |= 1 << known_look
+            self.pinned_hand[q] = pinned
+            size = 5 - played_by[q].bit_count() - pinned.bit_count()
+            groups.append((size, (unknown | semi[q]) & ~forbid[q], _X, q))
+            if semi[q]:
+                groups.append((info.exchanged[q], unknown | semi[q], _D, q))
+            else:
+                free += [(_DISCARD, q)] * info.exchanged[q]
+        stock_free = info.stock_size
+        if look is not None and info.stock_size:
+            stock_free -= 1
+            if known_look < 0:
+                groups.append((1, unknown & class_mask, _BOTTOM, -1))
+        free += [(_STOCK, i) for i in range(stock_free)]
+        self._setup(unknown | sum(semi), groups, free, semi)
+
+    def _draws(self, q: int) -> int:
+        info = self.info
+        if info.folded[q] or info.exchanged[q] < 0:
+            return 0
+        return info.exchanged[q] - (1 if q == info.dealer and info.took_trump else 0)
+
+    # ----------------------------------------------------------- counting tables
+
+    def _setup(
+        self,
+        pool: int,
+        groups: list[tuple[int, int, int, int]],
+        free: list[_Slot],
+        semi: list[int],
+    ) -> None:
+        self.groups = groups
+        self.free = free
+        if sum(g[0] for g in groups) + len(free) != pool.bit_count():
+            raise ValueError("inconsistent view: hidden cards and hidden places differ in number")
+        semi_all = sum(semi)
+        by_type: dict[tuple[int, bool, bool], list[int]] = {}
+        for card in bits(pool):
+            member = 0
+            for g, (_, allowed, _, _) in enumerate(groups):
+                if allowed >> card & 1:
+                    member |= 1 << g
+            is_semi = bool(semi_all >> card & 1)
+            key = (member, is_semi, bool(self.class_mask >> card & 1))
+            by_type.setdefault(key, []).append(card)
+        keys = sorted(by_type)
+        self.type_cards = [by_type[k] for k in keys]
+        self.type_member = [k[0] for k in keys]
+        self.type_free = [not k[1] for k in keys]  # semi cards cannot go anywhere else
+        self.type_semi = [k[1] for k in keys]
+        self.type_class = [k[2] for k in keys]
+        self.start = tuple(len(c) for c in self.type_cards)
+        self._count: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._tables: dict[tuple[int, tuple[int, ...]], tuple[list[_Choice], list[int]]] = {}
+        self._mults = [self._multiplier(g) for g in groups]
+        if self.count(0, self.start) == 0:
+            raise ValueError("inconsistent view: no deal of the hidden cards fits it")
+
+    def _multiplier(self, g: tuple[int, int, int, int]) -> Callable[[tuple[int, ...]], int]:
+        """Histories per placement of a hand: which of its cards were drawn (R18, R19)."""
+        _size, _, kind, q = g
+        if kind != _X:
+            return lambda c: 1
+        info = self.info
+        took = 1 if q == info.dealer and info.took_trump else 0
+        w = info.exchanged[q] - took
+        kept_public = (self.taken_by[q] & self.played_by[q]).bit_count()
+        bottom = q == self.drew_bottom
+        known = self.known_look >= 0
+        played_class = (
+            self.played_by[q] & self.class_mask & ~self.taken_by[q] & ~(1 << info.trump)
+        ).bit_count()
+        semi_types = [t for t in range(len(self.start)) if self.type_semi[t]]
+        class_types = [
+            t for t in range(len(self.start)) if self.type_class[t] and not self.type_semi[t]
+        ]
+
+        def mult(c: tuple[int, ...]) -> int:
+            kept = kept_public + sum(c[t] for t in semi_types)
+            drawable = 5 - took - kept
+            if not bottom:
+                return comb(drawable, w)
+            if known:
+                return comb(drawable - 1, w - 1)
+            candidates = played_class + sum(c[t] for t in class_types)
+            return candidates * comb(drawable - 1, w - 1)
+
+        return mult
+
+    def count(self, g: int, rest: tuple[int, ...]) -> int:
+        """The number of weighted completions from group ``g`` with ``rest`` cards per type."""
+        key = (g, rest)
+        found = self._count.get(key)
+        if found is not None:
+            return found
+        if g == len(self.groups):
+            total = int(all(r == 0 or self.type_free[t] for t, r in enumerate(rest)))
+        else:
+            total = self.table(g, rest)[1][-1] if self.table(g, rest)[0] else 0
+        self._count[key] = total
+        return total
+
+    def table(
+        self, g: int, rest: tuple[int, ...]
+    ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], list[int]]:
+        """Every way group ``g`` can take its cards, with cumulative exact weights.
+
+        A way is ``(taken, left)``: how many cards of each type the group takes, and how
+        many of each type are left for the groups after it.
+        """
+        key = (g, rest)
+        found = self._tables.get(key)
+        if found is not None:
+            return found
+        size, _, _, _ = self.groups[g]
+        allowed = [t for t in range(len(rest)) if rest[t] and self.type_member[t] >> g & 1]
+        choices: list[_Choice] = []
+        cumulative: list[int] = []
+        acc = 0
+        mult = self._mults[g]
+        pick = [0] * len(rest)
+
+        def walk(i: int, left: int) -> None:
+            nonlocal acc
+            if left == 0:
+                c = tuple(pick)
+                nxt = tuple(r - k for r, k in zip(rest, c, strict=True))
+                weight = 1
+                for t in allowed:
+                    weight *= comb(rest[t], c[t])
+                weight *= mult(c)
+                if weight:
+                    weight *= self.count(g + 1, nxt)
+                if weight:
+                    acc += weight
+                    choices.append((c, nxt))
+                    cumulative.append(acc)
+                return
+            if i == len(allowed):
+                return
+            t = allowed[i]
+            for k in range(min(left, rest[t]), -1, -1):
+                pick[t] = k
+                walk(i + 1, left - k)
+            pick[t] = 0
+
+        walk(0, size)
+        result = (choices, cumulative)
+        self._tables[key] = result
+        return result
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(self, rng: random.Random) -> World:
+        """One world, uniformly among those consistent with the observation."""
+        info = self.info
+        n = info.num_players
+        rest = self.start
+        picks = []
+        for g in range(len(self.groups)):
+            choices, cumulative = self.table(g, rest)
+            i = bisect_right(cumulative, rng.randrange(cumulative[-1]))
+            c, rest = choices[i]
+            picks.append(c)
+        pools = [rng.sample(cards, len(cards)) for cards in self.type_cards]
+        placed: list[list[int]] = []
+        for c in picks:
+            cards: list[int] = []
+            for t, k in enumerate(c):
+                if k:
+                    cards += pools[t][:k]
+                    del pools[t][:k]
+            placed.append(cards)
+        leftover = [card for cards in pools for card in cards]
+        rng.shuffle(leftover)
+
+        hands = [0] * n
+        discards = [0] * n
+        bottom = -1
+        for (_, _, kind, q), cards in zip(self.groups, placed, strict=True):
+            mask = sum(1 << card for card in cards)
+            if kind == _X:
+                hands[q] |= mask
+            elif kind == _D:
+                discards[q] |= mask
+            else:
+                bottom = cards[0]
+        stock_free: list[int] = []
+        for (kind, where), card in zip(self.free, leftover, strict=True):
+            if kind == _HAND:
+                hands[where] |= 1 << card
+            elif kind == _DISCARD:
+                discards[where] |= 1 << card
+            else:
+                stock_free.append(card)
+        if self.known_look >= 0:
+            bottom = self.known_look
+        if info.trump < 0:
+            return self._cut_world(hands, stock_free, bottom)
+        return self._dealt_world(rng, hands, discards, stock_free, bottom)
+
+    def _full_cut(self, hidden_look: int) -> tuple[tuple[int, int, bool], ...]:
+        return tuple(
+            (seat, card if card >= 0 else hidden_look, taken)
+            for seat, card, taken, _ in self.info.cut
+        )
+
+    def _cut_world(self, hands: list[int], stock_free: list[int], bottom: int) -> World:
+        info = self.info
+        for seat, card, taken, _ in info.cut:
+            if taken:
+                hands[seat] |= 1 << card
+        pack = stock_free + ([bottom] if self.look is not None else [])
+        full = pack + self.takes[::-1]  # R12: the first card taken was the bottom card
+        return World(
+            full, tuple(hands), (0,) * info.num_players, tuple(pack), self._full_cut(bottom)
+        )
+
+    def _dealt_world(
+        self,
+        rng: random.Random,
+        hands: list[int],
+        discards: list[int],
+        stock_free: list[int],
+        bottom: int,
+    ) -> World:
+        info = self.info
+        n, obs, dealer = info.num_players, info.observer, info.dealer
+        trump_bit = 1 << info.trump
+        chunks: list[list[int]] = [[] for _ in range(n)]
+        dealt: list[int] = [0] * n
+        for q in range(n):
+            taken = self.taken_by[q]
+            if q == obs:
+                hands[q] = info.hand
+                discards[q] = info.discards
+                chunks[q] = list(info.draws)
+                if q == self.drew_bottom:
+                    bottom = info.draws[-1]
+                if info.folded[q] or info.exchanged[q] < 0:
+                    dealt[q] = info.hand
+                else:
+                    after = info.hand | self.played_by[q]
+                    own_drawn = sum(1 << card for card in info.draws)
+                    took = trump_bit if q == dealer and info.took_trump else 0
+                    dealt[q] = (after & ~own_drawn & ~took) | info.discards
+                continue
+            if info.folded[q] or info.exchanged[q] < 0:
+                hands[q] |= taken
+                dealt[q] = hands[q]
+                continue
+            hands[q] |= self.pinned_hand[q]
+            after = hands[q] | self.played_by[q]
+            took = trump_bit if q == dealer and info.took_trump else 0
+            drawable = after & ~took & ~taken
+            w = self._draws(q)
+            if q == self.drew_bottom:
+                if self.known_look < 0:
+                    bottom = rng.choice(bits(drawable & self.class_mask))
+                drawn = [*rng.sample(bits(drawable & ~(1 << bottom)), w - 1), bottom]
+            else:
+                drawn = rng.sample(bits(drawable), w)
+            chunks[q] = drawn
+            dealt[q] = (after & ~sum(1 << card for card in drawn) & ~took) | discards[q]
+        stock = stock_free + ([bottom] if self.look is not None and info.stock_size else [])
+        pack: list[int] = []
+        second: list[int] = []
+        for q in self.order:  # R15: 3 - k, the trump card, then 2 each
+            own = bits(dealt[q] & ~self.taken_by[q])
+            first = 3 - self.taken_by[q].bit_count()
+            pack += own[:first]
+            second += own[first:]
+        pack.append(info.trump)
+        pack += second
+        for q in self.order:
+            pack += chunks[q]
+        pack += stock
+        pack += self.takes[::-1]
+        hidden_look = bottom if self.look is not None else -1
+        return World(pack, tuple(hands), tuple(discards), tuple(stock), self._full_cut(hidden_look))
