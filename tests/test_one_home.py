@@ -265,3 +265,28 @@ def test_phase_is_one_class_under_both_names() -> None:
 
     assert enum_home is machine_name is Phase
     assert isinstance(new_game(2), GameState)
+
+
+def test_view_previous_folds_is_the_state_s() -> None:
+    """R21.4: a view reads who folded in the previous deal as the state does."""
+    import random as _random
+
+    from bohmisch_watten import Fold, new_game
+
+    rng = _random.Random(5)
+    seen_fold = False
+    for _ in range(30):
+        state = new_game(4)
+        while not state.is_terminal and state.deal_number < 6:
+            if state.is_chance_node:
+                state = state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            folds = [a for a in legal if isinstance(a, Fold)]
+            state = state.apply(folds[0] if folds and rng.random() < 0.5 else rng.choice(legal))
+            for seat in range(4):
+                assert state.view(seat).previous_folds == state.previous_folds
+            seen_fold = seen_fold or any(state.previous_folds)
+        if seen_fold:
+            break
+    assert seen_fold

@@ -183,6 +183,14 @@ class PlayerView(DealFacts):
         return self._past
 
     @property
+    def previous_folds(self) -> tuple[bool, ...]:
+        """Per seat, whether he folded in the previous deal (R21.4: he may not fold again).
+
+        Public, as on :attr:`GameState.previous_folds <bohmisch_watten.GameState.previous_folds>`.
+        """
+        return self._previous_folds
+
+    @property
     def hand_sizes(self) -> tuple[int, ...]:
         """Per seat, how many cards he holds (folded players keep five, set aside)."""
         n = self.num_players
