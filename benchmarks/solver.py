@@ -1,0 +1,103 @@
+"""The exact solver's time from the first card of a deal, and a brute force to compare.
+
+A script, not a test: ``python benchmarks/solver.py [--deals 200 100 50] [--seed S]
+[--brute 3] [--selfish]``.  For 2, 3 and 4 players and with ``must_head`` on and off it
+builds random deals with a fixed seed (random actions through the cut and the exchange
+of the first deal, so nobody folds and every active hand holds five cards), times
+``solve(state)`` at the first card of each and prints the median, the 90th percentile
+and the maximum, of the wall clock and of the process's CPU time (which a machine
+shared with other processes does not inflate).  ``--brute N`` also times, on the
+first N deals of each row, a plain recursive minimax through ``legal_actions()`` and
+``apply()`` (and checks that it agrees).
+``--selfish`` adds the same rows for ``others="selfish"`` (max^n, no cuts: slow).
+Wall-clock times on a shared machine are noisy: compare with the CPU times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bohmisch_watten import GameState, Phase, PlayCard, Rules, new_game
+from bohmisch_watten.solver import solve
+
+
+def first_card(num_players: int, rng: random.Random, rules: Rules) -> GameState:
+    """A random deal at its first PLAY decision."""
+    state = new_game(num_players, rules=rules, dealer=rng.randrange(num_players))
+    while state.phase is not Phase.PLAY:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def _brute(state: GameState, mover: int, deal_number: int) -> int:
+    if state.deal_number != deal_number or state.phase is not Phase.PLAY:
+        summary = state.last_deal
+        assert summary is not None
+        return summary.points[mover]
+    values = [_brute(state.apply(a), mover, deal_number) for a in state.legal_actions()]
+    return min(values) if state.current_player == mover else max(values)
+
+
+def brute_force(state: GameState) -> dict[PlayCard, int]:
+    """Paranoid minimax through ``apply()``: the reference the tests use."""
+    mover = state.current_player
+    assert mover is not None
+    out = {}
+    for action in state.legal_actions():
+        assert isinstance(action, PlayCard)
+        out[action] = _brute(state.apply(action), mover, state.deal_number)
+    return out
+
+
+def _ms(values: list[float]) -> str:
+    values = sorted(values)
+    p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
+    return (
+        f"median {statistics.median(values) * 1e3:7.2f} ms   p90 {p90 * 1e3:7.2f} ms"
+        f"   max {values[-1] * 1e3:7.2f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, nargs=3, default=[200, 100, 50])
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--brute", type=int, default=3)
+    parser.add_argument("--selfish", action="store_true")
+    args = parser.parse_args()
+    modes = ["paranoid", "selfish"] if args.selfish else ["paranoid"]
+    print("solve(state) from the first card of random deals")
+    for others in modes:
+        for num_players, deals in zip((2, 3, 4), args.deals, strict=True):
+            for must_head in (True, False):
+                rng = random.Random(args.seed + num_players)
+                rules = Rules(must_head=must_head)
+                states = [first_card(num_players, rng, rules) for _ in range(deals)]
+                solve(states[0], others=others)  # warm up: imports, the move cache
+                wall, cpu = [], []
+                for state in states:
+                    start, start_cpu = time.perf_counter(), time.process_time()
+                    solve(state, others=others)
+                    cpu.append(time.process_time() - start_cpu)
+                    wall.append(time.perf_counter() - start)
+                label = f"{others:8} {num_players} players must_head={must_head!s:5}"
+                print(f"{label}  {deals:3} deals  wall {_ms(wall)}")
+                print(f"{'':40}  {deals:3} deals  cpu  {_ms(cpu)}")
+                if others == "paranoid" and args.brute:
+                    brute = []
+                    for state in states[: args.brute]:
+                        start = time.perf_counter()
+                        expected = brute_force(state)
+                        brute.append(time.perf_counter() - start)
+                        assert expected == solve(state), "solver and brute force disagree"
+                    print(f"{'':8} brute force through apply(), {len(brute)} deals  {_ms(brute)}")
+
+
+if __name__ == "__main__":
+    main()
