@@ -34,8 +34,9 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from ..cards import DECK, MAXI, Suit
-from ..seats import right_of
+from ..actions import Shuffle
+from ..cards import DECK, MAXI, Card, Suit
+from ..seats import right_of, seat_order
 from ..tables import BEATS, EFFECTIVE, TRUMP_MASK, bits
 from ..tricks import Plays, _best_play
 from ..tricks import _legal_play_mask as legal_play_mask
@@ -173,6 +174,38 @@ def _exchange_log_p(
     return out + chosen - math.log(z)
 
 
+def _drawn(world: GameState) -> list[int]:
+    """Per seat, the cards drawn from the stock in this deal (R18–R20), as a bitmask.
+
+    Read from the world's own shuffle, as :meth:`GameState.view` does for one seat:
+    the stock is dealt in seat order from the dealer's left, each seat drawing its
+    exchanged cards less the trump card the dealer may have taken (R19).
+    """
+    node = world._history
+    while not isinstance(node[2], Shuffle):  # type: ignore[index]
+        node = node[0]  # type: ignore[index]
+    pack: tuple[Card, ...] = node[2].pack  # type: ignore[index]
+    n, dealer = world.num_players, world.dealer
+    exchanged = world._exchanged
+    took = world._took_trump
+    order = seat_order(dealer, n)
+    counts = [0] * n
+    for q in order:
+        if exchanged[q] > 0:
+            counts[q] = exchanged[q] - (1 if q == dealer and took else 0)
+    takes = sum(1 for _, _, taken in world._cut if taken)
+    end = 32 - takes - len(world._pack)
+    position = end - sum(counts)
+    out = [0] * n
+    for q in order:
+        mask = 0
+        for card in pack[position : position + counts[q]]:
+            mask |= 1 << card.index
+        out[q] = mask
+        position += counts[q]
+    return out
+
+
 def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> float:
     """Log-probability, under ``model``, of the opponents' decisions of this deal in ``world``.
 
@@ -205,14 +238,16 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
                 out += hit if chosen == card else miss - math.log(k - 1)
     discards = world._discards
     took_bit = 1 << trump_card if view._took_trump else 0
+    drawn_by: list[int] | None = None
     for seat in range(n):
         if seat == me or (view._exchanged[seat] < 0 and not view._folded[seat]):
             continue
         if view._folded[seat]:
             dealt = hands[seat]
         else:
-            drawn = sum(1 << c for c in world.view(seat)._draws)
-            held = hands[seat] & ~drawn
+            if drawn_by is None:
+                drawn_by = _drawn(world)
+            held = hands[seat] & ~drawn_by[seat]
             if seat == view.dealer:
                 held &= ~took_bit
             dealt = held | discards[seat]
