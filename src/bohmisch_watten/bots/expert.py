@@ -78,10 +78,28 @@ def _others(instance: object, attribute: attrs.Attribute[str], value: object) ->
         raise ValueError(f"ExpertBot.others must be 'paranoid' or 'selfish', got {value!r:.20}")
 
 
+def _leaf(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if value not in ("solver", "rollout"):
+        raise ValueError(f"ExpertBot.leaf must be 'solver' or 'rollout', got {value!r:.20}")
+
+
+def _weight(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"ExpertBot.{attribute.name} must be a number, got {value!r:.20}")
+    if not 0 <= value <= 1:
+        raise ValueError(f"ExpertBot.{attribute.name} must be from 0 to 1, got {value}")
+
+
+def _to_flag(value: object) -> object:
+    """``make_bot("expert:inference=0")`` passes an int: 0 and 1 mean False and True."""
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    return value
+
+
 def _flag(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
-    if isinstance(value, int) and value in (0, 1):  # make_bot passes "inference=0" as an int
-        return
-    raise TypeError(f"ExpertBot.{attribute.name} must be a bool, got {value!r:.20}")
+    if not isinstance(value, bool):
+        raise TypeError(f"ExpertBot.{attribute.name} must be a bool, got {value!r:.20}")
 
 
 @attrs.frozen
@@ -109,7 +127,9 @@ class ExpertBot:
     max_candidates: int = attrs.field(default=5, validator=_positive)
     time_ms: float | None = attrs.field(default=None, validator=_time_budget)
     others: Literal["paranoid", "selfish"] = attrs.field(default="paranoid", validator=_others)
-    inference: bool = attrs.field(default=True, validator=_flag, converter=bool)
+    inference: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
+    leaf: Literal["solver", "rollout"] = attrs.field(default="solver", validator=_leaf)
+    rollout_weight: float = attrs.field(default=0.0, validator=_weight)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -201,6 +221,9 @@ class ExpertBot:
     def candidates(self, view: PlayerView) -> list[Action]:
         """The actions searched: all legal ones, or the best exchanges and the fold."""
         legal = view.legal_actions()
+        if view.phase is Phase.PLAY:  # the heuristic's card first: it wins the ties
+            first = decide(view.phase, legal, (), view.trick, view.trump_card)
+            return [first, *(a for a in legal if a != first)]
         if view.phase is not Phase.EXCHANGE or len(legal) <= self.max_candidates:
             return list(legal)
         folds: list[Action] = [a for a in legal if isinstance(a, Fold)]
@@ -217,12 +240,18 @@ class ExpertBot:
         me = view.player
         points = _points(world)
         found = _solve(world, me, points, self.others)
-        return [
-            _utility(found[a.card.index], view.scores[me], view.rules)
-            if isinstance(a, PlayCard)
-            else 0.0
-            for a in candidates
-        ]
+        score, rules = view.scores[me], view.rules
+        weight = self.rollout_weight
+        out = []
+        for action in candidates:
+            assert isinstance(action, PlayCard)
+            value = _utility(found[action.card.index], score, rules)
+            if weight:
+                end = _rollout(world.apply(action))
+                rolled = _utility(end.scores[me] - score, score, rules)
+                value = (1 - weight) * value + weight * rolled
+            out.append(value)
+        return out
 
     def _exchange_values(
         self, view: PlayerView, world: GameState, candidates: Sequence[Action]
@@ -232,6 +261,10 @@ class ExpertBot:
         score = view.scores[me]
         out = []
         for action in candidates:
+            if self.leaf == "rollout":
+                end = _rollout(world.apply(action))
+                out.append(_utility(end.scores[me] - score, score, view.rules))
+                continue
             state = _finish_exchange(world.apply(action))
             if state.phase is not Phase.PLAY or state._folded[me]:
                 out.append(0.0)  # R29: a folded seat scores nothing
@@ -289,10 +322,24 @@ def _finish_exchange(state: GameState) -> GameState:
     return state
 
 
+def _rollout(state: GameState) -> GameState:
+    """Play to the end of the current deal with the heuristic policy (R18–R29)."""
+    deal = state.deal_number
+    while not state.is_terminal and state.deal_number == deal and not state.is_chance_node:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state = state.apply(legal[0])
+            continue
+        phase = state.phase
+        seat = state.current_player
+        hand = state.hands[seat] if phase is Phase.EXCHANGE and seat is not None else ()
+        state = state.apply(decide(phase, legal, hand, state.trick, state.trump_card))
+    return state
+
+
 def _utility(points: int, score: int, rules: Rules) -> float:
     """Points gained toward zero, plus the bonus of reaching the goal (R28–R34)."""
     value = float(-points)
     if reached_goal(score + points, rules):
         value += GAME_BONUS
     return value
-

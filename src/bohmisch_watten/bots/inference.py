@@ -231,7 +231,9 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
             if seat == me:
                 continue
             prefix = plays[:i]
-            legal = legal_play_mask(hands[seat], prefix, trump, must_head) if prefix else hands[seat]
+            legal = (
+                legal_play_mask(hands[seat], prefix, trump, must_head) if prefix else hands[seat]
+            )
             k = legal.bit_count()
             if k > 1:
                 chosen = heuristic_play(legal, prefix, trump)
@@ -270,8 +272,14 @@ def draw_worlds(
     With ``model=None``, or when no opponent has decided anything yet, the first
     ``count`` uniform worlds.
     """
-    decided = view._tricks or view._trick or any(
-        view._folded[s] or view._exchanged[s] >= 0 for s in range(view.num_players) if s != view.player
+    decided = (
+        view._tricks
+        or view._trick
+        or any(
+            view._folded[s] or view._exchanged[s] >= 0
+            for s in range(view.num_players)
+            if s != view.player
+        )
     )
     if model is None or not decided or proposals <= count:
         return [view.sample_state(rng) for _ in range(count)]
