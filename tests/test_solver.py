@@ -115,7 +115,8 @@ def _selfish(state: GameState, deal_number: int) -> tuple[int, ...]:
     seat = state.current_player
     assert seat is not None
     best: tuple[int, ...] | None = None
-    for action in sorted(state.legal_actions(), key=lambda a: a.card.index):  # type: ignore[union-attr]
+    plays = [a for a in state.legal_actions() if isinstance(a, PlayCard)]
+    for action in sorted(plays, key=lambda a: a.card.index):
         points = _selfish(state.apply(action), deal_number)
         if best is None or points[seat] < best[seat]:
             best = points
@@ -181,13 +182,16 @@ def test_overshoot_added_back(score: int) -> None:
 
 def test_tricks_already_taken_count() -> None:
     """A few tricks in, a mover who already took one can no longer score +5 (R29)."""
-    for state in _positions(2, 9, 4, plays=4):
+    with_a_trick = 0
+    for state in _positions(2, 9, 6, plays=4):
         mover = state.current_player
         assert mover is not None
         values = solve(state)
         assert values == brute_paranoid(state)
         if state.tricks_won[mover]:
+            with_a_trick += 1
             assert max(values.values()) < 0
+    assert with_a_trick
 
 
 @pytest.mark.parametrize(("players", "plays"), [(2, 2), (3, 5), (4, 10)])

@@ -46,7 +46,7 @@ from .scoring import deal_points, post_scores
 from .seats import left_of
 from .state import GameState
 from .tables import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, bits
-from .tricks import _best_play, _legal_play_mask
+from .tricks import Plays, _best_play, _legal_play_mask
 
 __all__ = ["OTHERS", "point_table", "principal_variation", "solve", "solve_masks"]
 
@@ -59,7 +59,10 @@ _ORDER = tuple(
 )
 """``_ORDER[t][card]``: sorts a hand by effective suit, then by strength within it."""
 
-Plays = tuple[tuple[int, int], ...]
+_SINGLES: tuple[tuple[Plays, ...], ...] = tuple(
+    tuple(((seat, card),) for card in range(32)) for seat in range(4)
+)
+"""``_SINGLES[seat][card]``: the one-play trick ``((seat, card),)``, built once."""
 
 
 def point_table(trump: int, rules: Rules, scores: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -76,6 +79,11 @@ def point_table(trump: int, rules: Rules, scores: Sequence[int]) -> tuple[tuple[
         rules: the variants in force.
         scores: per seat, the score before this deal (``state.scores``).
     """
+    return _point_table(trump, rules, tuple(scores))
+
+
+@lru_cache(maxsize=1 << 10)
+def _point_table(trump: int, rules: Rules, scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     n = len(scores)
     rows = []
     for tricks in range(6):
@@ -192,6 +200,7 @@ class _Paranoid:
         sets = self.sets
         legal_mask = _legal_play_mask
         best_play = _best_play
+        singles = _SINGLES
 
         def force(hands: list[int], trick: Plays, seat: int, want: int, inplay: int) -> bool:
             """Whether the mover can end with ``r`` more tricks for some bit ``r`` of ``want``."""
@@ -250,7 +259,7 @@ class _Paranoid:
             result = not is_mover
             for card in moves:
                 hands[seat] = hand ^ (1 << card)
-                plays = (*trick, (seat, card))
+                plays = trick + singles[seat][card]
                 if len(plays) == active:  # R27: the trick is complete
                     winner = best_play(plays, trump)[0]
                     ok = force(
@@ -292,6 +301,28 @@ class _Paranoid:
         return candidates[low]
 
 
+@lru_cache(maxsize=1 << 16)
+def _selfish_moves(legal: int, hand: int, inplay: int, trump: int) -> tuple[int, ...]:
+    """One card of each group of cards with the same max^n line, in card order.
+
+    Interchangeable cards (see :func:`_classes`) give the same outcome, and so the same
+    line, if also no other card of the hand lies between them in card order: then the
+    lowest-index tie rule sees the same order of the hand after either.  Each group is
+    represented by its lowest card, which the tie rule would pick among them.
+    """
+    moves = []
+    for group in _classes(legal, inplay, trump):
+        run = [group[0]]
+        for low, high in pairwise(group):
+            first, last = min(low, high), max(low, high)
+            if hand & ((1 << last) - (2 << first)):  # a card of the hand in between
+                moves.append(min(run))
+                run = []
+            run.append(high)
+        moves.append(min(run))
+    return tuple(sorted(moves))
+
+
 class _Selfish:
     """Max^n: every seat minimises its own points, ties to the lowest card index."""
 
@@ -300,7 +331,7 @@ class _Selfish:
         self.memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def line(
-        self, hands: list[int], trick: Plays, seat: int, won: tuple[int, ...]
+        self, hands: list[int], trick: Plays, seat: int, won: tuple[int, ...], inplay: int
     ) -> tuple[int, ...]:
         """The tricks per seat at the end of the deal on the max^n line from here."""
         deal = self.deal
@@ -319,8 +350,8 @@ class _Selfish:
         own = deal.points[seat]
         best: tuple[int, ...] = ()
         best_value = 0
-        for card in bits(legal):
-            result = self.child(hands, trick, seat, won, card)
+        for card in _selfish_moves(legal, hand, inplay, deal.trump):
+            result = self.child(hands, trick, seat, won, card, inplay)
             value = own[result[seat]]
             if not best or value < best_value:
                 best, best_value = result, value
@@ -329,7 +360,13 @@ class _Selfish:
         return best
 
     def child(
-        self, hands: list[int], trick: Plays, seat: int, won: tuple[int, ...], card: int
+        self,
+        hands: list[int],
+        trick: Plays,
+        seat: int,
+        won: tuple[int, ...],
+        card: int,
+        inplay: int,
     ) -> tuple[int, ...]:
         """The line after ``seat`` plays ``card``."""
         deal = self.deal
@@ -340,9 +377,9 @@ class _Selfish:
             winner = _best_play(plays, deal.trump)[0]
             after = list(won)
             after[winner] += 1
-            result = self.line(hands, (), winner, tuple(after))
+            result = self.line(hands, (), winner, tuple(after), sum(hands))
         else:
-            result = self.line(hands, plays, deal.next[seat], won)
+            result = self.line(hands, plays, deal.next[seat], won, inplay)
         hands[seat] = hand
         return result
 
@@ -367,12 +404,12 @@ def _node_values(
     hand = hands[player]
     legal = _legal_play_mask(hand, trick, deal.trump, deal.must_head) if trick else hand
     out: dict[int, int] = {}
+    inplay = sum(hands) | sum(1 << card for _, card in trick)
     if isinstance(search, _Selfish):
         for card in bits(legal):
-            result = search.child(hands, trick, player, tuple(won), card)
+            result = search.child(hands, trick, player, tuple(won), card, inplay)
             out[card] = deal.points[mover][result[mover]]
         return out
-    inplay = sum(hands) | sum(1 << card for _, card in trick)
     for group in _classes(legal, inplay, deal.trump):
         card = group[0]
         hands[player] = hand ^ (1 << card)
