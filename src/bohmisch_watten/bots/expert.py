@@ -11,10 +11,13 @@ for Skat, the Schafkopf bots) combine:
    (:mod:`bohmisch_watten.bots.inference`).
 2. **An exact solver per world.**  In the ``PLAY`` phase each world is solved to the
    end of the deal by :func:`bohmisch_watten.solver.solve_masks`: the points every
-   legal card guarantees (perfect-information Monte-Carlo, PIMC).  In the exchange, each
-   candidate exchange (the heuristic's best, and the fold) is applied in every world,
-   the other seats' exchanges follow the heuristic policy, and the deal's play is solved
-   from its first card.
+   legal card guarantees (perfect-information Monte-Carlo, PIMC), averaged over the
+   worlds.  In a deal of three or four seats the solver's paranoid assumption (all
+   the others against the bot) is tempered by a heuristic rollout of the same card
+   (``rollout_weight``), and ties go to the heuristic's card.  In the exchange each
+   candidate (the heuristic's best exchanges, and the fold) is applied in every world
+   and the deal finished by the heuristic policy (``leaf="rollout"``) or solved from
+   its first card (``leaf="solver"``).
 3. **A value that counts the race.**  A result is worth the points it gains toward
    zero (R28–R32) plus :data:`GAME_BONUS` when it reaches the goal and ends the game
    (R31–R34), so that near the end the bot plays for the tricks that win, not for the
@@ -109,7 +112,7 @@ class ExpertBot:
     Attributes:
         samples: worlds per card-play decision, each solved exactly.
         exchange_samples: worlds per exchange decision; each candidate exchange is
-            applied and the play solved in every one of them.
+            applied and the deal finished in every one of them (see ``leaf``).
         proposals: uniform worlds drawn per world kept, to be weighed by the opponent
             model and resampled (1 turns inference off).
         max_candidates: exchanges searched in the exchange phase: the heuristic's best,
@@ -119,17 +122,28 @@ class ExpertBot:
         others: how the solver plays the other seats: ``"paranoid"`` (against the bot)
             or ``"selfish"`` (each for himself, max^n).
         inference: whether to weigh the worlds by the opponents' actions.
+        leaf: how the exchange values a deal after a candidate exchange: ``"rollout"``
+            (the other seats' exchanges and every card by the heuristic policy, as
+            :class:`~bohmisch_watten.bots.SearchBot` does) or ``"solver"`` (the other
+            exchanges by the heuristic, then the play solved exactly from its first
+            card).  With paranoid opponents the solver is pessimistic at the first card
+            of a 3- or 4-player deal, and slower, so the rollout is the default.
+        rollout_weight: in card play with three or more seats in the deal, the share of
+            a heuristic rollout's value in a card's value, the rest being the solver's;
+            it tempers the paranoid assumption that every other seat plays against the
+            bot, and breaks the solver's many ties.  With two seats the solver's value
+            is the exact minimax and is used alone.
     """
 
     samples: int = attrs.field(default=40, validator=_positive)
-    exchange_samples: int = attrs.field(default=16, validator=_positive)
+    exchange_samples: int = attrs.field(default=40, validator=_positive)
     proposals: int = attrs.field(default=3, validator=_positive)
     max_candidates: int = attrs.field(default=5, validator=_positive)
     time_ms: float | None = attrs.field(default=None, validator=_time_budget)
     others: Literal["paranoid", "selfish"] = attrs.field(default="paranoid", validator=_others)
     inference: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
-    leaf: Literal["solver", "rollout"] = attrs.field(default="solver", validator=_leaf)
-    rollout_weight: float = attrs.field(default=0.0, validator=_weight)
+    leaf: Literal["solver", "rollout"] = attrs.field(default="rollout", validator=_leaf)
+    rollout_weight: float = attrs.field(default=0.5, validator=_weight)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -241,7 +255,8 @@ class ExpertBot:
         points = _points(world)
         found = _solve(world, me, points, self.others)
         score, rules = view.scores[me], view.rules
-        weight = self.rollout_weight
+        active = view.num_players - sum(view._folded)
+        weight = self.rollout_weight if active > 2 else 0.0
         out = []
         for action in candidates:
             assert isinstance(action, PlayCard)

@@ -79,9 +79,9 @@ class OpponentModel:
         play_noise: the probability of a card other than the heuristic's.
     """
 
-    exchange_temperature: float = 0.15
-    fold_temperature: float = 0.5
-    play_noise: float = 0.3
+    exchange_temperature: float = 0.1
+    fold_temperature: float = 0.3
+    play_noise: float = 0.2
 
 
 DEFAULT_MODEL: Final = OpponentModel()
