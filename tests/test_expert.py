@@ -200,6 +200,34 @@ def test_time_budget() -> None:
     assert {a for a, _ in hint} == set(view.legal_actions())
 
 
+@pytest.mark.parametrize("others", ["paranoid", "selfish"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_solver_leaf_values_exchanges(others: str, players: int) -> None:
+    """``leaf="solver"``: the other exchanges by the heuristic, then the play solved."""
+    bot = ExpertBot(samples=2, exchange_samples=2, max_candidates=2, leaf="solver", others=others)  # type: ignore[arg-type]
+    state = decision_state(3, Phase.EXCHANGE, players, fold=players > 2)  # R21.6
+    hint = bot.hint(view_of(state), random.Random(1))
+    if players > 2:
+        assert dict(hint)[Fold()] == 0.0  # R29: a folded seat scores nothing
+    for _, value in hint:
+        assert -10 <= value <= 10 + GAME_BONUS
+    play = view_of(decision_state(4, Phase.PLAY, players))
+    assert bot.choose(play, random.Random(1)) in play.legal_actions()
+
+
+def test_rollouts_temper_the_solver_with_three_or_more_seats() -> None:
+    pure, mixed = ExpertBot(samples=6, rollout_weight=0.0), ExpertBot(samples=6, rollout_weight=1.0)
+    differ = 0
+    for seed in range(12, 18):
+        view = view_of(decision_state(seed, Phase.PLAY, 4))
+        first, second = pure.hint(view, random.Random(5)), mixed.hint(view, random.Random(5))
+        assert dict(first).keys() == dict(second).keys()
+        differ += first != second
+        two = view_of(decision_state(seed, Phase.PLAY, 2))  # two seats: the minimax alone
+        assert pure.hint(two, random.Random(5)) == mixed.hint(two, random.Random(5))
+    assert differ  # the rollouts change the values
+
+
 # ------------------------------------------------------------------ configuration
 
 
@@ -217,6 +245,8 @@ def test_time_budget() -> None:
         ({"others": 3}, TypeError, "others"),
         ({"inference": "yes"}, TypeError, "inference"),
         ({"leaf": "oracle"}, ValueError, "leaf"),
+        ({"rollout_weight": 1.5}, ValueError, "rollout_weight"),
+        ({"rollout_weight": "half"}, TypeError, "rollout_weight"),
     ],
 )
 def test_budget_validators_name_the_field(
