@@ -219,7 +219,8 @@ class ExpertBot:
         while True:
             batch = count if deadline is None else _BATCH
             for world in draw_worlds(view, rng, batch, batch * proposals, DEFAULT_MODEL):
-                key = world._hands, world._discards
+                # Card play depends on the hands only; the exchange also on the stock.
+                key = world._hands if play else (world._hands, world._discards, world._pack)
                 values = memo.get(key)
                 if values is None:
                     values = memo[key] = evaluate(view, world, candidates)
