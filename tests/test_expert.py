@@ -16,6 +16,7 @@ from bohmisch_watten.bots import (
     ExpertBot,
     HeuristicBot,
     RandomBot,
+    expert,
     inference,
     make_bot,
     play_out,
@@ -194,10 +195,18 @@ def test_cut_takes_the_critical() -> None:
     assert hint[0][0] == FAST.choose(view, random.Random(1))
 
 
-def test_time_budget() -> None:
+def test_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One batch of worlds at least; more while time is left (a fake clock: 1 ms a look)."""
     view = view_of(decision_state(5, Phase.PLAY))
-    hint = ExpertBot(time_ms=5, samples=1).hint(view, random.Random(2))
+    hint = ExpertBot(time_ms=0.001, samples=1).hint(view, random.Random(2))
     assert {a for a, _ in hint} == set(view.legal_actions())
+    clock = iter(range(1000))
+    monkeypatch.setattr(expert.time, "perf_counter", lambda: next(clock) / 1000)
+    batches = []
+    real = expert.draw_worlds
+    monkeypatch.setattr(expert, "draw_worlds", lambda *a: batches.append(1) or real(*a))
+    ExpertBot(time_ms=3, samples=1).hint(view, random.Random(2))
+    assert len(batches) == 3  # the deadline set at 0 ms: 1 and 2 ms go on, 3 ms stops
 
 
 @pytest.mark.parametrize("others", ["paranoid", "selfish"])
@@ -213,6 +222,9 @@ def test_the_solver_leaf_values_exchanges(others: str, players: int) -> None:
         assert -10 <= value <= 10 + GAME_BONUS
     play = view_of(decision_state(4, Phase.PLAY, players))
     assert bot.choose(play, random.Random(1)) in play.legal_actions()
+    after = state.apply(HeuristicBot().choose(view_of(state), random.Random(1)))
+    if after.phase is Phase.EXCHANGE:  # a later seat: somebody else leads the first trick
+        assert bot.choose(view_of(after), random.Random(1)) in after.legal_actions()
 
 
 def test_rollouts_temper_the_solver_with_three_or_more_seats() -> None:
@@ -322,6 +334,30 @@ def test_likelihood_reads_only_the_world_and_public_facts() -> None:
         )
         == 0.0
     )
+
+
+@pytest.mark.rule("R21")
+def test_the_fold_model_knows_who_may_fold() -> None:
+    """The model gives a fold probability exactly where R21 allowed a fold."""
+    rng = random.Random(3)
+    bot = HeuristicBot()
+    checked = forbidden = 0
+    state = new_game(4, rules=Rules(min_fold_score=8))
+    while checked < 300:
+        if state.is_terminal:
+            state = new_game(4, rules=Rules(min_fold_score=8))
+        elif state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            seat = state.current_player
+            assert seat is not None
+            if state.phase is Phase.EXCHANGE:
+                allowed = state.fold_forbidden_by() is None
+                assert inference._fold_allowed(state.view(seat), seat) is allowed
+                checked += 1
+                forbidden += not allowed
+            state = state.apply(bot.choose(state.view(seat), rng))
+    assert 0 < forbidden < checked
 
 
 def test_drawn_cards_match_the_views() -> None:

@@ -145,7 +145,7 @@ def _exchange_log_p(
     draw = (_TOTAL[trump] - sum(value[c] for c in cards) - value[trump_card]) / 26
     folded = view._folded[seat]
     out = 0.0
-    if seat != view.dealer and _fold_allowed(view, seat):
+    if _fold_allowed(view, seat):
         limit = 3
         gains = sorted(value[c] for c in cards)
         kept = [v if i >= limit or v >= draw else draw for i, v in enumerate(gains)]
@@ -297,6 +297,6 @@ def draw_worlds(
         while point < acc and len(out) < count:
             out.append(world)
             point += step
-    while len(out) < count:  # rounding at the very end
+    while len(out) < count:  # pragma: no cover - float rounding at the very end
         out.append(worlds[-1])
     return out
