@@ -132,19 +132,27 @@ def _sure(hands: list[int], left: int, mover: int, trump: int) -> list[int]:
     trick, so they fall in different tricks).
     """
     trumps = TRUMP_MASK[trump]
-    above = BEATS[trump][TRUMP]
-    down = _TRUMPS_DOWN[trump]
     mine = hands[mover] & trumps
     theirs = (sum(hands) ^ hands[mover]) & trumps
     if not theirs:
         return [mine.bit_count(), left]
     if mine:
-        lo = (mine & above[next(c for c in down if theirs >> c & 1)]).bit_count()
-        over = above[next(c for c in down if mine >> c & 1)]
+        lo = (mine & _above(theirs, trump)).bit_count()
+        over = _above(mine, trump)
     else:
         lo, over = 0, trumps
-    lost = max((hand & over).bit_count() for seat, hand in enumerate(hands) if seat != mover)
+    lost = 0
+    for seat, hand in enumerate(hands):
+        if seat != mover and (hand & over).bit_count() > lost:
+            lost = (hand & over).bit_count()
     return [lo, left - lost]
+
+
+@lru_cache(maxsize=1 << 12)
+def _above(trumps: int, trump: int) -> int:
+    """The trumps stronger than every card of ``trumps`` (a non-empty set of trumps)."""
+    top = next(card for card in _TRUMPS_DOWN[trump] if trumps >> card & 1)
+    return BEATS[trump][TRUMP][top]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -283,18 +291,41 @@ class _Paranoid:
 
         return force
 
-    def value(self, hands: list[int], trick: Plays, seat: int, taken: int) -> int:
-        """The mover's deal points at this node (he has ``taken`` tricks so far)."""
+    def value(
+        self, hands: list[int], trick: Plays, seat: int, taken: int, guess: int | None = None
+    ) -> int:
+        """The mover's deal points at this node (he has ``taken`` tricks so far).
+
+        A binary search over the values his points can still take, each step a probe;
+        or, given a ``guess`` (the value of a sibling), a walk from the guess, which
+        takes two probes when the guess is right.
+        """
         left = hands[seat].bit_count()
         outcomes = self.values[taken : taken + left + 1]
         candidates = sorted(set(outcomes))
-        low, high = 0, len(candidates) - 1
+        low, high = 0, len(candidates) - 1  # the value's index lies in [low, high]
         inplay = sum(hands) | sum(1 << card for _, card in trick)
+
+        def at_most(index: int) -> bool:
+            limit = candidates[index]
+            want = sum(1 << r for r, v in enumerate(outcomes) if v <= limit)
+            return self.force(hands, trick, seat, want, inplay)
+
+        if guess is not None and low < high:
+            near = min(range(len(candidates)), key=lambda i: abs(candidates[i] - guess))
+            if near == high or at_most(near):  # walk down from the guess
+                high = near
+                while low < high and at_most(high - 1):
+                    high -= 1
+                low = high
+            else:  # walk up
+                low = near + 1
+                while low < high and not at_most(low):
+                    low += 1
+                high = low
         while low < high:
             mid = (low + high) // 2
-            limit = candidates[mid]
-            want = sum(1 << r for r, v in enumerate(outcomes) if v <= limit)
-            if self.force(hands, trick, seat, want, inplay):
+            if at_most(mid):
                 high = mid
             else:
                 low = mid + 1
@@ -410,6 +441,7 @@ def _node_values(
             result = search.child(hands, trick, player, tuple(won), card, inplay)
             out[card] = deal.points[mover][result[mover]]
         return out
+    guess: int | None = None
     for group in _classes(legal, inplay, deal.trump):
         card = group[0]
         hands[player] = hand ^ (1 << card)
@@ -418,9 +450,10 @@ def _node_values(
         if len(plays) == deal.active:
             winner = _best_play(plays, deal.trump)[0]
             taken += winner == mover
-            value = search.value(hands, (), winner, taken)
+            value = search.value(hands, (), winner, taken, guess)
         else:
-            value = search.value(hands, plays, deal.next[player], taken)
+            value = search.value(hands, plays, deal.next[player], taken, guess)
+        guess = value
         hands[player] = hand
         for member in group:
             out[member] = value
