@@ -284,7 +284,7 @@ def test_search_arguments(kwargs: dict[str, object], error: type[Exception]) -> 
 
 
 def test_make_bot() -> None:
-    assert set(BOT_NAMES) == {"random", "heuristic", "search"}
+    assert set(BOT_NAMES) == {"random", "heuristic", "search", "expert"}
     assert make_bot("random") == RandomBot()
     assert make_bot(" Heuristic ") == HeuristicBot()
     assert make_bot("search:rollouts=60:time_ms=2.5") == SearchBot(rollouts=60, time_ms=2.5)

@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 from .base import Bot
+from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .playout import play_out
 from .random_bot import RandomBot
@@ -24,6 +25,7 @@ from .search import SearchBot
 
 __all__ = [
     "Bot",
+    "ExpertBot",
     "HeuristicBot",
     "RandomBot",
     "SearchBot",

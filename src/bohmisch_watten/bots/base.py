@@ -12,10 +12,12 @@ import random
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..actions import Action
     from ..views import PlayerView
 
-__all__ = ["Bot"]
+__all__ = ["Bot", "ranked_hint"]
 
 
 @runtime_checkable
@@ -29,3 +31,18 @@ class Bot(Protocol):
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """One action of ``view.legal_actions()`` for the seat of ``view``."""
         ...  # pragma: no cover
+
+
+def ranked_hint(
+    search: Callable[[PlayerView, random.Random], list[tuple[Action, float]]],
+    view: PlayerView,
+    rng: random.Random | None,
+) -> list[tuple[Action, float]]:
+    """The hint contract of every searching bot: ``search(view, rng)``, ranked best first.
+
+    Empty when the seat has no decision to make; without ``rng`` a fixed seed, so the
+    same view always gets the same hint (a UI's "hint" button must not flicker).
+    """
+    if not view.legal_actions():
+        return []
+    return search(view, rng if rng is not None else random.Random(0))

@@ -10,6 +10,7 @@ from typing import Final
 import attrs
 
 from .base import Bot
+from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 from .search import SearchBot
@@ -20,6 +21,7 @@ _CLASSES: Final[dict[str, type]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
+    "expert": ExpertBot,
 }
 BOT_NAMES: Final = tuple(_CLASSES)
 """The names :func:`make_bot` knows."""

@@ -22,6 +22,7 @@ import attrs
 
 from ..actions import Action, Fold
 from ..phase import Phase
+from .base import ranked_hint
 from .policy import decide, rank_exchanges
 
 if TYPE_CHECKING:
@@ -97,9 +98,7 @@ class SearchBot:
             rng: the generator of the samples; by default a fixed seed, so the same view
                 always gets the same hint.
         """
-        if not view.legal_actions():
-            return []
-        return self.search(view, rng if rng is not None else random.Random(0))
+        return ranked_hint(self.search, view, rng)
 
     def search(self, view: PlayerView, rng: random.Random) -> list[tuple[Action, float]]:
         """Every candidate action and its mean value, best first (ties: legal order)."""

@@ -2,7 +2,7 @@
 
 They are the library's own bots (:mod:`bohmisch_watten.bots`), each deciding from its
 seat's :class:`~bohmisch_watten.views.PlayerView` only, so a bot at the table can no
-more cheat than a person; the hint button asks the search bot.
+more cheat than a person; the hint button asks the expert bot.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Final
 
 from ..actions import Action
-from ..bots import Bot, SearchBot, make_bot
+from ..bots import Bot, ExpertBot, make_bot
 from ..bots.registry import BOT_NAMES
 from ..views import PlayerView
 
@@ -21,7 +21,7 @@ __all__ = ["BOT_KINDS", "check", "choose", "hint"]
 BOT_KINDS: Final = BOT_NAMES
 """The bot names ``serve --bots`` accepts; parameters may follow (``search:rollouts=60``)."""
 
-_HINTS: Final = SearchBot()
+_HINTS: Final = ExpertBot()
 
 
 @lru_cache(maxsize=8)
@@ -40,6 +40,6 @@ def choose(kind: str, view: PlayerView, rng: random.Random) -> Action:
 
 
 def hint(view: PlayerView) -> Action | None:
-    """The search bot's best action for the seat of ``view``; None when it is not to act."""
+    """The expert bot's best action for the seat of ``view``; None when it is not to act."""
     ranked = _HINTS.hint(view)
     return ranked[0][0] if ranked else None

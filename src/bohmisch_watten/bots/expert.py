@@ -1,0 +1,364 @@
+"""ExpertBot: sampled worlds weighted by inference, each solved exactly.
+
+The three things the strongest programs of this family of games (GIB for bridge, Kermit
+for Skat, the Schafkopf bots) combine:
+
+1. **Worlds from the posterior.**  The hidden cards are drawn exactly and uniformly
+   from the view (:meth:`PlayerView.sample_state
+   <bohmisch_watten.views.PlayerView.sample_state>`), then weighted by how likely they
+   make what the opponents did in this deal — folds, how many cards each exchanged,
+   which cards they played — under a noisy model of play, and resampled
+   (:mod:`bohmisch_watten.bots.inference`).
+2. **An exact solver per world.**  In the ``PLAY`` phase each world is solved to the
+   end of the deal by :func:`bohmisch_watten.solver.solve_masks`: the points every
+   legal card guarantees (perfect-information Monte-Carlo, PIMC), averaged over the
+   worlds.  In a deal of three or four seats the solver's paranoid assumption (all
+   the others against the bot) is tempered by a heuristic rollout of the same card
+   (``rollout_weight``), and ties go to the heuristic's card.  In the exchange each
+   candidate (the heuristic's best exchanges, and the fold) is applied in every world
+   and the deal finished by the heuristic policy (``leaf="rollout"``) or solved from
+   its first card (``leaf="solver"``).
+3. **A value that counts the race.**  A result is worth the points it gains toward
+   zero (R28–R32) plus :data:`GAME_BONUS` when it reaches the goal and ends the game
+   (R31–R34), so that near the end the bot plays for the tricks that win, not for the
+   most tricks.
+
+The budget is counted in worlds, so a decision does the same work, and gives the same
+answer for the same generator, on a loaded machine as on an idle one; ``time_ms`` is the
+opt-in wall-clock alternative.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, Literal
+
+import attrs
+
+from ..actions import Action, Fold, PlayCard
+from ..phase import Phase
+from ..scoring import reached_goal
+from ..solver import point_table, solve_masks
+from .base import ranked_hint
+from .inference import DEFAULT_MODEL, draw_worlds
+from .policy import decide, rank_exchanges
+
+if TYPE_CHECKING:
+    from ..rules import Rules
+    from ..state import GameState
+    from ..views import PlayerView
+
+__all__ = ["GAME_BONUS", "ExpertBot"]
+
+GAME_BONUS: Final = 10.0
+"""Value of reaching the goal and ending the game, in points of score (R31, R34)."""
+
+_BATCH: Final = 8
+"""Worlds drawn at a time under a ``time_ms`` budget."""
+
+
+def _positive(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"ExpertBot.{attribute.name} must be an int, got {value!r:.20}")
+    if value < 1:
+        raise ValueError(f"ExpertBot.{attribute.name} must be at least 1, got {value}")
+
+
+def _time_budget(instance: object, attribute: attrs.Attribute[float | None], value: object) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"ExpertBot.time_ms must be a number or None, got {value!r:.20}")
+    if not value > 0:
+        raise ValueError(f"ExpertBot.time_ms must be positive, got {value}")
+
+
+def _others(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"ExpertBot.others must be a str, got {value!r:.20}")
+    if value not in ("paranoid", "selfish"):
+        raise ValueError(f"ExpertBot.others must be 'paranoid' or 'selfish', got {value!r:.20}")
+
+
+def _leaf(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
+    if value not in ("solver", "rollout"):
+        raise ValueError(f"ExpertBot.leaf must be 'solver' or 'rollout', got {value!r:.20}")
+
+
+def _weight(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"ExpertBot.{attribute.name} must be a number, got {value!r:.20}")
+    if not 0 <= value <= 1:
+        raise ValueError(f"ExpertBot.{attribute.name} must be from 0 to 1, got {value}")
+
+
+def _to_flag(value: object) -> object:
+    """``make_bot("expert:inference=0")`` passes an int: 0 and 1 mean False and True."""
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    return value
+
+
+def _flag(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"ExpertBot.{attribute.name} must be a bool, got {value!r:.20}")
+
+
+@attrs.frozen
+class ExpertBot:
+    """PIMC with an exact solver, inference-weighted worlds and a race-aware value.
+
+    Attributes:
+        samples: worlds per card-play decision, each solved exactly.
+        exchange_samples: worlds per exchange decision; each candidate exchange is
+            applied and the deal finished in every one of them (see ``leaf``).
+        proposals: uniform worlds drawn per world kept, to be weighed by the opponent
+            model and resampled (1 turns inference off).
+        max_candidates: exchanges searched in the exchange phase: the heuristic's best,
+            this many in all, plus the fold if it is legal.
+        time_ms: opt-in wall-clock budget per decision instead of the world counts (at
+            least one batch of worlds is always used); results then depend on the load.
+        others: how the solver plays the other seats: ``"paranoid"`` (against the bot)
+            or ``"selfish"`` (each for himself, max^n).
+        inference: whether to weigh the worlds by the opponents' actions.
+        leaf: how the exchange values a deal after a candidate exchange: ``"rollout"``
+            (the other seats' exchanges and every card by the heuristic policy, as
+            :class:`~bohmisch_watten.bots.SearchBot` does) or ``"solver"`` (the other
+            exchanges by the heuristic, then the play solved exactly from its first
+            card).  With paranoid opponents the solver is pessimistic at the first card
+            of a 3- or 4-player deal, and slower, so the rollout is the default.
+        rollout_weight: in card play with three or more seats in the deal, the share of
+            a heuristic rollout's value in a card's value, the rest being the solver's;
+            it tempers the paranoid assumption that every other seat plays against the
+            bot, and breaks the solver's many ties.  With two seats the solver's value
+            is the exact minimax and is used alone.
+    """
+
+    samples: int = attrs.field(default=40, validator=_positive)
+    exchange_samples: int = attrs.field(default=40, validator=_positive)
+    proposals: int = attrs.field(default=3, validator=_positive)
+    max_candidates: int = attrs.field(default=5, validator=_positive)
+    time_ms: float | None = attrs.field(default=None, validator=_time_budget)
+    others: Literal["paranoid", "selfish"] = attrs.field(default="paranoid", validator=_others)
+    inference: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
+    leaf: Literal["solver", "rollout"] = attrs.field(default="rollout", validator=_leaf)
+    rollout_weight: float = attrs.field(default=0.5, validator=_weight)
+
+    # ------------------------------------------------------------------ the protocol
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """The candidate action with the best mean value over the sampled worlds."""
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase is Phase.CUT:
+            return decide(view.phase, legal, view.hand, view.trick, view.trump_card)
+        return self.search(view, rng)[0][0]
+
+    def hint(
+        self, view: PlayerView, rng: random.Random | None = None
+    ) -> list[tuple[Action, float]]:
+        """The ranked actions with their values, best first, for a UI's "hint" button.
+
+        The value of an action is the mean, over the sampled worlds, of the points the
+        seat gains toward zero in this deal after it (R29–R32, Hearts doubled) plus
+        :data:`GAME_BONUS` when that reaches the goal (R31).  Empty when the seat has no
+        decision to make.  In the cut (R12) the values are the heuristic's: 0 for
+        everything but its choice, 1 for that.
+
+        Args:
+            view: the seat's view.
+            rng: the generator of the samples; by default a fixed seed, so the same view
+                always gets the same hint.
+        """
+        return ranked_hint(self.search, view, rng)
+
+    def evaluate(
+        self, view: PlayerView, actions: Sequence[Action], rng: random.Random | None = None
+    ) -> list[float]:
+        """The value (as in :meth:`hint`) of each of ``actions``, legal in ``view``.
+
+        With the same generator state the values of the actions :meth:`hint` ranks are
+        the same numbers: the worlds are drawn in the same way and each world's value of
+        an action does not depend on which other actions are valued.
+
+        Raises:
+            ValueError: if an action is not legal in ``view``.
+        """
+        legal = view.legal_actions()
+        for action in actions:
+            if action not in legal:
+                raise ValueError(f"ExpertBot.evaluate: {action} is not legal in this view")
+        values = dict(
+            self.search(view, rng if rng is not None else random.Random(0), extra=actions)
+        )
+        return [values[action] for action in actions]
+
+    # ------------------------------------------------------------------ the search
+
+    def search(
+        self, view: PlayerView, rng: random.Random, extra: Sequence[Action] = ()
+    ) -> list[tuple[Action, float]]:
+        """Every candidate action (and ``extra``) with its mean value, best first."""
+        candidates = self.candidates(view)
+        candidates += [a for a in extra if a not in candidates]
+        if view.phase is Phase.CUT:
+            best = decide(view.phase, view.legal_actions(), view.hand, view.trick, view.trump_card)
+            return sorted(((a, float(a == best)) for a in candidates), key=lambda x: -x[1])
+        play = view.phase is Phase.PLAY
+        count = self.samples if play else self.exchange_samples
+        totals = [0.0] * len(candidates)
+        evaluate = self._play_values if play else self._exchange_values
+        deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
+        seen = 0
+        memo: dict[object, list[float]] = {}
+        proposals = self.proposals if self.inference else 1
+        while True:
+            batch = count if deadline is None else _BATCH
+            for world in draw_worlds(view, rng, batch, batch * proposals, DEFAULT_MODEL):
+                # Card play depends on the hands only; the exchange also on the stock.
+                key = (
+                    world.hand_masks
+                    if play
+                    else (world.hand_masks, world.deal_fields.discards, world.deal_fields.pack)
+                )
+                values = memo.get(key)
+                if values is None:
+                    values = memo[key] = evaluate(view, world, candidates)
+                for i, value in enumerate(values):
+                    totals[i] += value
+                seen += 1
+            if deadline is None or time.perf_counter() >= deadline:
+                break
+        ranked = [(a, total / seen) for a, total in zip(candidates, totals, strict=True)]
+        ranked.sort(key=lambda item: -item[1])
+        return ranked
+
+    def candidates(self, view: PlayerView) -> list[Action]:
+        """The actions searched: all legal ones, or the best exchanges and the fold."""
+        legal = view.legal_actions()
+        if view.phase is Phase.PLAY:  # the heuristic's card first: it wins the ties
+            first = decide(view.phase, legal, (), view.trick, view.trump_card)
+            return [first, *(a for a in legal if a != first)]
+        if view.phase is not Phase.EXCHANGE or len(legal) <= self.max_candidates:
+            return list(legal)
+        folds: list[Action] = [a for a in legal if isinstance(a, Fold)]
+        assert view.trump_card is not None
+        ranked = rank_exchanges(view.hand, legal, view.trump_card)
+        return [action for action, _ in ranked[: self.max_candidates]] + folds
+
+    # ------------------------------------------------------------------ world values
+
+    def _play_values(
+        self, view: PlayerView, world: GameState, candidates: Sequence[Action]
+    ) -> list[float]:
+        """The solved value of each candidate card in one world (R24–R32)."""
+        me = view.player
+        points = _points(world)
+        found = _solve(world, me, points, self.others)
+        score, rules = view.scores[me], view.rules
+        active = view.num_players - sum(view.folded)
+        weight = self.rollout_weight if active > 2 else 0.0
+        out = []
+        for action in candidates:
+            assert isinstance(action, PlayCard)
+            value = _utility(found[action.card.index], score, rules)
+            if weight:
+                end = _rollout(world.apply(action))
+                rolled = _utility(end.scores[me] - score, score, rules)
+                value = (1 - weight) * value + weight * rolled
+            out.append(value)
+        return out
+
+    def _exchange_values(
+        self, view: PlayerView, world: GameState, candidates: Sequence[Action]
+    ) -> list[float]:
+        """Each candidate applied in one world, the exchange finished, the play solved."""
+        me = view.player
+        score = view.scores[me]
+        out = []
+        for action in candidates:
+            if self.leaf == "rollout":
+                end = _rollout(world.apply(action))
+                out.append(_utility(end.scores[me] - score, score, view.rules))
+                continue
+            state = _finish_exchange(world.apply(action))
+            if state.phase is not Phase.PLAY or state.folded[me]:
+                out.append(0.0)  # R29: a folded seat scores nothing
+                continue
+            found = _solve(state, me, _points(state), self.others)
+            mine = state.current_player == me
+            best = min(found.values()) if mine else max(found.values())
+            if not mine and self.others == "selfish":
+                best = found[_selfish_pick(state)]
+            out.append(_utility(best, score, view.rules))
+        return out
+
+
+def _points(state: GameState) -> tuple[tuple[int, ...], ...]:
+    return point_table(state.trump_index >> 3, state.rules, state.scores)
+
+
+def _solve(
+    state: GameState, mover: int, points: tuple[tuple[int, ...], ...], others: str
+) -> dict[int, int]:
+    """The mover's points per legal card of the seat to act, in one known deal."""
+    player = state.current_player
+    assert player is not None
+    return solve_masks(
+        state.hand_masks,
+        state.trick_plays,
+        state.tricks_won,
+        state.trump_index >> 3,
+        player=player,
+        mover=mover,
+        must_head=state.rules.must_head,
+        folded=state.folded,
+        points=points,
+        others=others,
+    )
+
+
+def _selfish_pick(state: GameState) -> int:
+    """The card the seat to act plays on the max^n line (its own points, lowest index)."""
+    player = state.current_player
+    assert player is not None
+    own = _solve(state, player, _points(state), "selfish")
+    target = min(own.values())
+    return min(card for card, value in own.items() if value == target)
+
+
+def _finish_exchange(state: GameState) -> GameState:
+    """Let the heuristic decide the other seats' exchanges, up to the first card (R18)."""
+    while state.phase is Phase.EXCHANGE:
+        legal = state.legal_actions()
+        seat = state.current_player
+        assert seat is not None
+        hand = state.hands[seat]
+        state = state.apply(decide(Phase.EXCHANGE, legal, hand, (), state.trump_card))
+    return state
+
+
+def _rollout(state: GameState) -> GameState:
+    """Play to the end of the current deal with the heuristic policy (R18–R29)."""
+    deal = state.deal_number
+    while not state.is_terminal and state.deal_number == deal and not state.is_chance_node:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state = state.apply(legal[0])
+            continue
+        phase = state.phase
+        seat = state.current_player
+        hand = state.hands[seat] if phase is Phase.EXCHANGE and seat is not None else ()
+        state = state.apply(decide(phase, legal, hand, state.trick, state.trump_card))
+    return state
+
+
+def _utility(points: int, score: int, rules: Rules) -> float:
+    """Points gained toward zero, plus the bonus of reaching the goal (R28–R34)."""
+    value = float(-points)
+    if reached_goal(score + points, rules):
+        value += GAME_BONUS
+    return value

@@ -1,0 +1,301 @@
+"""Hand inference: how likely a sampled world makes the opponents' own past actions.
+
+:meth:`PlayerView.sample_state <bohmisch_watten.views.PlayerView.sample_state>` draws
+the hidden cards uniformly among the deals consistent with a view: it treats every
+opponent's choice as uninformative.  Real players are not: a player who exchanged three
+cards held a weak hand, one who kept all five a strong one, a player who folded had
+little, and a player who led a trump most likely holds more of them.  Kermit (Skat) and
+SchafkopfRL (Schafkopf) got their largest gains from weighting the sampled worlds by
+such evidence.  Here the model of an opponent is the club player's strategy of
+:mod:`bohmisch_watten.bots.policy` with noise (:class:`OpponentModel`):
+
+* **exchange** (R18–R20): each legal exchange is chosen with probability proportional
+  to ``exp(value / exchange_temperature)``, where the value is the heuristic's expected
+  tricks of the resulting hand, the dealer's option of taking the trump card (R19)
+  included.  Because that value adds up card by card, the normaliser over all subsets
+  is a sum of elementary symmetric polynomials, computed exactly;
+* **fold** (R21): folding, where R21 allows it, with probability
+  ``sigmoid(gain / fold_temperature)`` of the heuristic's expected points of the hand;
+* **play** (R24–R27): the heuristic's card with probability ``1 - play_noise``, every
+  other legal card an equal share of ``play_noise``.  What a play proves by the rules
+  (a void, a card that would have headed, R25) the sampler already excludes.
+
+The likelihood of a world is the product over the opponents' decisions of this deal;
+the observer's own decisions have the same probability in every world and are left out.
+Only the world's cards and public facts are read: the weight of a world depends on
+nothing but that world and the view it was drawn from.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import TYPE_CHECKING, Final
+
+import attrs
+
+from ..actions import Shuffle
+from ..cards import DECK, MAXI, Card, Suit
+from ..seats import right_of, seat_order
+from ..tables import BEATS, EFFECTIVE, TRUMP_MASK, bits
+from ..tricks import Plays, best_play, legal_play_mask
+from ._cards import card_value
+
+if TYPE_CHECKING:
+    from ..state import GameState
+    from ..views import PlayerView
+
+__all__ = ["DEFAULT_MODEL", "OpponentModel", "draw_worlds", "heuristic_play", "log_likelihood"]
+
+_VALUE: Final = tuple(tuple(card_value(card, Suit(t)) for card in DECK) for t in range(4))
+"""``_VALUE[trump][card]``: the heuristic's expected tricks of a card (policy rule 2)."""
+_TOTAL: Final = tuple(sum(row) for row in _VALUE)
+_NO_TRICK: Final = 5.0  # R29
+_ACES: Final = sum(1 << card.index for card in DECK if int(card.rank) == 7)
+
+
+def _power(trump: int) -> tuple[int, ...]:
+    """The heuristic's card order (``_cards.power``): Criticals, trumps, plain by rank."""
+    out = []
+    for card in DECK:
+        if card.is_critical:
+            out.append(300 + (2 if card == MAXI else 1 if card.suit is Suit.BELLS else 0))
+        else:
+            out.append((200 if card.suit == trump else 100) + int(card.rank))
+    return tuple(out)
+
+
+_POWER: Final = tuple(_power(t) for t in range(4))
+
+
+@attrs.frozen
+class OpponentModel:
+    """The noisy heuristic an opponent is assumed to play (see the module).
+
+    Attributes:
+        exchange_temperature: softness of the exchange choice, in expected tricks.
+        fold_temperature: softness of the fold, in expected points.
+        play_noise: the probability of a card other than the heuristic's.
+    """
+
+    exchange_temperature: float = 0.1
+    fold_temperature: float = 0.3
+    play_noise: float = 0.2
+
+
+DEFAULT_MODEL: Final = OpponentModel()
+
+
+def heuristic_play(legal: int, trick: Plays, trump: int) -> int:
+    """The card :func:`~bohmisch_watten.bots.policy.choose_play` picks from ``legal``.
+
+    Rules 4 and 5 of the policy on bitmasks (R24–R27), so that weighing a world costs
+    microseconds.  ``legal`` is the mask of legal cards, the whole hand for a lead.
+    """
+    power = _POWER[trump].__getitem__
+    if not trick:
+        trumps = legal & TRUMP_MASK[trump]
+        if trumps:
+            top = max(bits(trumps), key=power)
+            count = trumps.bit_count()
+            if count >= 3 or (count >= 2 and power(top) >= 300):
+                return top
+        plain = legal & ~TRUMP_MASK[trump]
+        aces = plain & _ACES
+        if aces:
+            return (aces & -aces).bit_length() - 1
+        return min(bits(plain or legal), key=power)
+    led = EFFECTIVE[trump][trick[0][1]]
+    winners = legal & BEATS[trump][led][best_play(trick, trump)[1]]
+    return min(bits(winners or legal), key=power)
+
+
+def _fold_allowed(view: PlayerView, seat: int) -> bool:
+    """Whether R21 let ``seat`` fold at his decision: public facts only."""
+    rules = view.rules
+    if view.deal_number == 1 or view.trump_index >> 3 == Suit.HEARTS:  # R21.1, R21.2
+        return False
+    if view.scores[seat] <= rules.min_fold_score or view.previous_folds[seat]:  # R21.3-4
+        return False
+    dealer, n = view.dealer, view.num_players
+    if seat == dealer:  # R21.5
+        return False
+    others = [s for s in range(n) if s not in (seat, dealer)]
+    return not (seat == right_of(dealer, n) and all(view.folded[s] for s in others))  # R21.6
+
+
+def _elementary(xs: list[float], top: int) -> list[float]:
+    """``e_0 … e_top`` of ``xs``: the sums of the products of every j of them."""
+    e = [1.0] + [0.0] * top
+    for x in xs:
+        for j in range(top, 0, -1):
+            e[j] += e[j - 1] * x
+    return e
+
+
+def _exchange_log_p(
+    view: PlayerView, seat: int, dealt: int, discards: int, model: OpponentModel
+) -> float:
+    """Log-probability of the world's exchange (or fold) of ``seat`` from ``dealt``."""
+    trump_card = view.trump_index
+    trump = trump_card >> 3
+    value = _VALUE[trump]
+    cards = bits(dealt)
+    draw = (_TOTAL[trump] - sum(value[c] for c in cards) - value[trump_card]) / 26
+    folded = view.folded[seat]
+    out = 0.0
+    if _fold_allowed(view, seat):
+        limit = 3
+        gains = sorted(value[c] for c in cards)
+        kept = [v if i >= limit or v >= draw else draw for i, v in enumerate(gains)]
+        none = 1.0
+        for v in kept:
+            none *= 1.0 - v
+        gain = _NO_TRICK * none - sum(kept)  # policy.expected_gain of the best exchange
+        p_fold = 1.0 / (1.0 + math.exp(-gain / model.fold_temperature))
+        p_fold = min(max(p_fold, 1e-6), 1 - 1e-6)
+        out += math.log(p_fold if folded else 1.0 - p_fold)
+    if folded:
+        return out
+    tau = model.exchange_temperature
+    xs = [math.exp((draw - value[c]) / tau) for c in cards]
+    took = seat == view.dealer and view.trump_card_taken
+    if seat == view.dealer:
+        limit = view.rules.dealer_stock_limit
+        e = _elementary(xs, limit + 1)
+        take = math.exp((value[trump_card] - draw) / tau)
+        z = sum(e[: limit + 1]) + take * sum(e[1:])
+    else:
+        z = sum(_elementary(xs, 3))
+    chosen = sum((draw - value[c]) / tau for c in bits(discards))
+    if took:
+        chosen += (value[trump_card] - draw) / tau
+    return out + chosen - math.log(z)
+
+
+def _drawn(world: GameState) -> list[int]:
+    """Per seat, the cards drawn from the stock in this deal (R18–R20), as a bitmask.
+
+    Read from the world's own shuffle, as :meth:`GameState.view` does for one seat:
+    the stock is dealt in seat order from the dealer's left, each seat drawing its
+    exchanged cards less the trump card the dealer may have taken (R19).
+    """
+    node = world.history_node
+    while not isinstance(node[2], Shuffle):  # type: ignore[index]
+        node = node[0]  # type: ignore[index]
+    pack: tuple[Card, ...] = node[2].pack  # type: ignore[index]
+    n, dealer = world.num_players, world.dealer
+    exchanged = world.exchange_counts
+    took = world.trump_card_taken
+    order = seat_order(dealer, n)
+    counts = [0] * n
+    for q in order:
+        if exchanged[q] > 0:
+            counts[q] = exchanged[q] - (1 if q == dealer and took else 0)
+    takes = sum(1 for _, _, taken in world.deal_fields.cut if taken)
+    end = 32 - takes - len(world.deal_fields.pack)
+    position = end - sum(counts)
+    out = [0] * n
+    for q in order:
+        mask = 0
+        for card in pack[position : position + counts[q]]:
+            mask |= 1 << card.index
+        out[q] = mask
+        position += counts[q]
+    return out
+
+
+def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> float:
+    """Log-probability, under ``model``, of the opponents' decisions of this deal in ``world``.
+
+    Up to a constant that is the same for every world of ``view``.
+    """
+    n, me = view.num_players, view.player
+    trump_card = view.trump_index
+    if trump_card < 0:
+        return 0.0  # the ritual: nothing has been decided that depends on hidden cards
+    trump = trump_card >> 3
+    must_head = view.rules.must_head
+    hands = list(world.hand_masks)
+    history: list[Plays] = [plays for plays, _ in view.played_tricks]
+    if view.trick_plays:
+        history.append(view.trick_plays)
+    out = 0.0
+    noise = model.play_noise
+    hit, miss = math.log(1.0 - noise), math.log(noise)
+    for plays in reversed(history):  # hands grow back to what each seat held then
+        for i in range(len(plays) - 1, -1, -1):
+            seat, card = plays[i]
+            hands[seat] |= 1 << card
+            if seat == me:
+                continue
+            prefix = plays[:i]
+            legal = (
+                legal_play_mask(hands[seat], prefix, trump, must_head) if prefix else hands[seat]
+            )
+            k = legal.bit_count()
+            if k > 1:
+                chosen = heuristic_play(legal, prefix, trump)
+                out += hit if chosen == card else miss - math.log(k - 1)
+    discards = world.deal_fields.discards
+    took_bit = 1 << trump_card if view.trump_card_taken else 0
+    drawn_by: list[int] | None = None
+    for seat in range(n):
+        if seat == me or (view.exchange_counts[seat] < 0 and not view.folded[seat]):
+            continue
+        if view.folded[seat]:
+            dealt = hands[seat]
+        else:
+            if drawn_by is None:
+                drawn_by = _drawn(world)
+            held = hands[seat] & ~drawn_by[seat]
+            if seat == view.dealer:
+                held &= ~took_bit
+            dealt = held | discards[seat]
+        out += _exchange_log_p(view, seat, dealt, discards[seat], model)
+    return out
+
+
+def draw_worlds(
+    view: PlayerView,
+    rng: random.Random,
+    count: int,
+    proposals: int,
+    model: OpponentModel | None = DEFAULT_MODEL,
+) -> list[GameState]:
+    """``count`` worlds of ``view``, drawn from the posterior of the opponent model.
+
+    Draws ``proposals`` uniform worlds (exact, :meth:`PlayerView.sample_state`), weighs
+    each by :func:`log_likelihood` and resamples ``count`` of them in proportion to their
+    weights (systematic resampling: the least noisy way to turn weights into a sample).
+    With ``model=None``, or when no opponent has decided anything yet, the first
+    ``count`` uniform worlds.
+    """
+    decided = (
+        view.played_tricks
+        or view.trick_plays
+        or any(
+            view.folded[s] or view.exchange_counts[s] >= 0
+            for s in range(view.num_players)
+            if s != view.player
+        )
+    )
+    if model is None or not decided or proposals <= count:
+        return [view.sample_state(rng) for _ in range(count)]
+    worlds = [view.sample_state(rng) for _ in range(proposals)]
+    logs = [log_likelihood(view, world, model) for world in worlds]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = sum(weights)
+    step = total / count
+    point = rng.random() * step
+    out: list[GameState] = []
+    acc = 0.0
+    for world, weight in zip(worlds, weights, strict=True):
+        acc += weight
+        while point < acc and len(out) < count:
+            out.append(world)
+            point += step
+    while len(out) < count:  # pragma: no cover - float rounding at the very end
+        out.append(worlds[-1])
+    return out
