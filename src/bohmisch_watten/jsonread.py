@@ -7,23 +7,14 @@ with the loaders of :mod:`bohmisch_watten.serialization` (``from_json`` …).
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
 from . import _documents
+from ._moved import forwarder
 
 __all__: list[str] = []  # nothing here is API any more
 
-_MOVED = ("json_depth", "summary_to_dict")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        warnings.warn(
-            f"bohmisch_watten.jsonread.{name} is deprecated: the JSON readers are internal"
-            " (bohmisch_watten._documents); use the loaders of bohmisch_watten.serialization",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(_documents, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = forwarder(
+    __name__,
+    _documents,
+    ("json_depth", "summary_to_dict"),
+    "; use the loaders of bohmisch_watten.serialization",
+)

@@ -41,6 +41,7 @@ from ..actions import Action, Fold, PlayCard
 from ..phase import Phase
 from ..scoring import reached_goal
 from ..solver import point_table, solve_masks
+from ._budget import positive_count, time_budget
 from .base import ranked_hint
 from .inference import DEFAULT_MODEL, draw_worlds
 from .policy import decide, rank_exchanges
@@ -57,22 +58,6 @@ GAME_BONUS: Final = 10.0
 
 _BATCH: Final = 8
 """Worlds drawn at a time under a ``time_ms`` budget."""
-
-
-def _positive(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"ExpertBot.{attribute.name} must be an int, got {value!r:.20}")
-    if value < 1:
-        raise ValueError(f"ExpertBot.{attribute.name} must be at least 1, got {value}")
-
-
-def _time_budget(instance: object, attribute: attrs.Attribute[float | None], value: object) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"ExpertBot.time_ms must be a number or None, got {value!r:.20}")
-    if not value > 0:
-        raise ValueError(f"ExpertBot.time_ms must be positive, got {value}")
 
 
 def _others(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
@@ -136,11 +121,11 @@ class ExpertBot:
             is the exact minimax and is used alone.
     """
 
-    samples: int = attrs.field(default=40, validator=_positive)
-    exchange_samples: int = attrs.field(default=40, validator=_positive)
-    proposals: int = attrs.field(default=3, validator=_positive)
-    max_candidates: int = attrs.field(default=5, validator=_positive)
-    time_ms: float | None = attrs.field(default=None, validator=_time_budget)
+    samples: int = attrs.field(default=40, validator=positive_count)
+    exchange_samples: int = attrs.field(default=40, validator=positive_count)
+    proposals: int = attrs.field(default=3, validator=positive_count)
+    max_candidates: int = attrs.field(default=5, validator=positive_count)
+    time_ms: float | None = attrs.field(default=None, validator=time_budget)
     others: Literal["paranoid", "selfish"] = attrs.field(default="paranoid", validator=_others)
     inference: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     leaf: Literal["solver", "rollout"] = attrs.field(default="rollout", validator=_leaf)

@@ -22,6 +22,7 @@ import attrs
 
 from ..actions import Action, Fold
 from ..phase import Phase
+from ._budget import positive_count, time_budget
 from .base import ranked_hint
 from .policy import decide, rank_exchanges
 
@@ -33,22 +34,6 @@ __all__ = ["SearchBot"]
 
 GAME_BONUS: Final = 10.0
 """Value of winning the game (minus for losing), in points of score (R31, R34)."""
-
-
-def _positive(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"SearchBot.{attribute.name} must be an int, got {value!r:.20}")
-    if value < 1:
-        raise ValueError(f"SearchBot.{attribute.name} must be at least 1, got {value}")
-
-
-def _time_budget(instance: object, attribute: attrs.Attribute[float | None], value: object) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"SearchBot.time_ms must be a number or None, got {value!r:.20}")
-    if not value > 0:
-        raise ValueError(f"SearchBot.time_ms must be positive, got {value}")
 
 
 def _policy(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
@@ -71,9 +56,9 @@ class SearchBot:
         rollout: the policy of the rollouts, ``"heuristic"`` (default) or ``"random"``.
     """
 
-    rollouts: int = attrs.field(default=120, validator=_positive)
-    time_ms: float | None = attrs.field(default=None, validator=_time_budget)
-    max_candidates: int = attrs.field(default=6, validator=_positive)
+    rollouts: int = attrs.field(default=120, validator=positive_count)
+    time_ms: float | None = attrs.field(default=None, validator=time_budget)
+    max_candidates: int = attrs.field(default=6, validator=positive_count)
     rollout: Literal["heuristic", "random"] = attrs.field(default="heuristic", validator=_policy)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:

@@ -1,0 +1,35 @@
+"""Old module names that forward to their new home, with a warning (deprecations).
+
+A module made internal keeps its old import path for a while: the old module is a shim
+whose ``__getattr__`` is :func:`forwarder`, so every name still resolves, and each
+access says where the module went.  One implementation for every shim.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Collection
+from types import ModuleType
+from typing import Any
+
+__all__ = ["forwarder"]
+
+
+def forwarder(
+    old: str, target: ModuleType, names: Collection[str] | None = None, advice: str = ""
+) -> Callable[[str], Any]:
+    """A module ``__getattr__`` forwarding ``names`` (None: every name) of ``old`` to ``target``."""
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__") or (names is not None and name not in names):
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
+        value = getattr(target, name)  # AttributeError for a name it never had
+        warnings.warn(
+            f"{old}.{name} is deprecated: the module is internal ({target.__name__})"
+            f" and may change in any release{advice}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return value
+
+    return __getattr__
