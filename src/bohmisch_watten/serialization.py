@@ -1,5 +1,8 @@
 """JSON documents for cards, rules, actions, records, game states and player views.
 
+One job, kept in one file although it is long: writing and dispatching the documents
+of every value, so a format change is made and reviewed in one place.
+
 Every document is a JSON object with a ``format`` naming what it holds and a
 ``version`` (:data:`FORMAT_VERSION`); :func:`to_json` writes one, :func:`from_json`
 reads any of them back to an equal object, and the typed loaders

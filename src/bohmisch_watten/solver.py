@@ -1,5 +1,8 @@
 """An exact solver of the rest of a deal whose hands are all known (R24–R32).
 
+One job in one file, although it is long: the search and its speed tricks belong
+together, since each bound and cache is only correct with the others.
+
 :func:`solve` answers, for a :class:`~bohmisch_watten.GameState` in the ``PLAY``
 phase, what every legal card of the player to act is worth: the deal points
 (``DealSummary.points`` of that seat, R29–R32) he can guarantee by playing it now and
