@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from . import _effects as effects
+from ._effects import deal_cards, exchange, fold, play, score, shuffle, take_or_leave, wrong_phase
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .errors import IllegalActionError
 from .phase import Phase
@@ -29,12 +29,12 @@ _AutoEffect = Callable[["GameState", Phase], "GameState"]
 
 
 _EFFECTS: Final[dict[type, tuple[str, _Effect]]] = {
-    PlayCard: ("play", effects.play),
-    Exchange: ("exchange", effects.exchange),
-    Fold: ("fold", effects.fold),
-    TakeCritical: ("take", effects.take_or_leave),
-    LeaveCritical: ("leave", effects.take_or_leave),
-    Shuffle: ("shuffle", effects.shuffle),
+    PlayCard: ("play", play),
+    Exchange: ("exchange", exchange),
+    Fold: ("fold", fold),
+    TakeCritical: ("take", take_or_leave),
+    LeaveCritical: ("leave", take_or_leave),
+    Shuffle: ("shuffle", shuffle),
 }
 """Each action type's trigger in :data:`~bohmisch_watten.phases.TRANSITIONS` and effect."""
 
@@ -43,7 +43,7 @@ _STEPS: Final[dict[type, dict[Phase, tuple[_Effect, Decider]]]] = {
     for kind, (trigger, effect) in _EFFECTS.items()
 }
 """``_STEPS[action type][phase]``: the effect and the compiled machine's entry for it."""
-_AUTO_EFFECTS: Final[dict[str, _AutoEffect]] = {"deal": effects.deal_cards, "score": effects.score}
+_AUTO_EFFECTS: Final[dict[str, _AutoEffect]] = {"deal": deal_cards, "score": score}
 _AUTO: Final[dict[Phase, tuple[Decider, _AutoEffect]]] = {
     phase: (DECIDERS[(phase, trigger)], _AUTO_EFFECTS[trigger])
     for phase, trigger in AUTO_TRIGGERS.items()
@@ -102,7 +102,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     step = steps.get(state.phase)
     if step is None:
         trigger = _EFFECTS[type(action)][0]
-        raise IllegalActionError(effects.wrong_phase(state, trigger, action))
+        raise IllegalActionError(wrong_phase(state, trigger, action))
     state = step[0](state, action, step[1])
     auto = _AUTO.get(state.phase)
     while auto is not None:

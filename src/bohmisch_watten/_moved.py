@@ -7,25 +7,29 @@ access says where the module went.  One implementation for every shim.
 
 from __future__ import annotations
 
+import importlib
 import warnings
 from collections.abc import Callable, Collection
-from types import ModuleType
 from typing import Any
 
 __all__ = ["forwarder"]
 
 
 def forwarder(
-    old: str, target: ModuleType, names: Collection[str] | None = None, advice: str = ""
+    old: str, target: str, names: Collection[str] | None = None, advice: str = ""
 ) -> Callable[[str], Any]:
-    """A module ``__getattr__`` forwarding ``names`` (None: every name) of ``old`` to ``target``."""
+    """A module ``__getattr__`` forwarding ``names`` (None: every name) of ``old`` to ``target``.
+
+    ``target`` is the new module's dotted name, imported at the first access, so the old
+    name costs nothing until someone uses it.
+    """
 
     def __getattr__(name: str) -> Any:
         if name.startswith("__") or (names is not None and name not in names):
             raise AttributeError(f"module {old!r} has no attribute {name!r}")
-        value = getattr(target, name)  # AttributeError for a name it never had
+        value = getattr(importlib.import_module(target), name)  # AttributeError if never had
         warnings.warn(
-            f"{old}.{name} is deprecated: the module is internal ({target.__name__})"
+            f"{old}.{name} is deprecated: the module is internal ({target})"
             f" and may change in any release{advice}",
             DeprecationWarning,
             stacklevel=2,

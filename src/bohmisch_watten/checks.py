@@ -5,9 +5,8 @@ Its names stay importable from here for a while; each access warns.  Nothing her
 
 from __future__ import annotations
 
-from . import _checks
 from ._moved import forwarder
 
 __all__: list[str] = []  # nothing here is API any more
 
-__getattr__ = forwarder(__name__, _checks)
+__getattr__ = forwarder(__name__, "bohmisch_watten._checks")

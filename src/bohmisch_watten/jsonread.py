@@ -7,14 +7,13 @@ with the loaders of :mod:`bohmisch_watten.serialization` (``from_json`` …).
 
 from __future__ import annotations
 
-from . import _documents
 from ._moved import forwarder
 
 __all__: list[str] = []  # nothing here is API any more
 
 __getattr__ = forwarder(
     __name__,
-    _documents,
+    "bohmisch_watten._documents",
     ("json_depth", "summary_to_dict"),
     "; use the loaders of bohmisch_watten.serialization",
 )

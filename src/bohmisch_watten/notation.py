@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import _limits
+from ._limits import MAX_DOCUMENT_CHARS as _LIMIT
 from ._limits import too_large
 from .actions import (
     FOLD,
@@ -59,7 +59,7 @@ __all__ = [
     "rules_to_string",
 ]
 
-MAX_DOCUMENT_CHARS: Final = _limits.MAX_DOCUMENT_CHARS
+MAX_DOCUMENT_CHARS: Final = _LIMIT
 """The largest document any loader reads, in characters (bytes for ``bytes`` input).
 
 Sized by what the library itself writes: a game of 5,000 deals (four players,

@@ -51,7 +51,7 @@ def _import(path: str) -> type:
 
 def _engine(command: str) -> Bot:
     """``engine:COMMAND ARGS``: a program speaking engine protocol 1, started when used."""
-    from ..engine import Engine  # the host needs views and events; load it only here
+    from ..engine import Engine  # engine.serve imports bots: at module level, a cycle
 
     try:
         argv = shlex.split(command)
