@@ -23,13 +23,13 @@ from bohmisch_watten.bots import HeuristicBot, SearchBot
 from bohmisch_watten.views import PlayerView
 
 
-def decision_views(count: int, seed: int) -> list[PlayerView]:
+def decision_views(count: int, seed: int, players: int = 4) -> list[PlayerView]:
     """Views with a real choice (two or more legal actions) from heuristic games."""
     rng = random.Random(seed)
     bot = HeuristicBot()
     views: list[PlayerView] = []
     while len(views) < count:
-        state: GameState = new_game(4)
+        state: GameState = new_game(players)
         while not state.is_terminal and len(views) < count:
             if state.is_chance_node:
                 state = state.apply(state.sample_chance(rng))

@@ -30,10 +30,11 @@ import statistics
 import time
 from pathlib import Path
 
-from bohmisch_watten import GameState, new_game
+from bots import decision_views  # the same decision set as benchmarks/bots.py
+
 from bohmisch_watten.arena import GameResult, run_arena
 from bohmisch_watten.arena.report import summarize, to_json_dict, to_table
-from bohmisch_watten.bots import HeuristicBot, make_bot
+from bohmisch_watten.bots import make_bot
 from bohmisch_watten.views import PlayerView
 
 PAIRINGS = {
@@ -42,24 +43,6 @@ PAIRINGS = {
     "search2": (2, "search"),
     "search3": (3, "search"),
 }
-
-
-def decision_views(count: int, seed: int, players: int = 4) -> list[PlayerView]:
-    """Views with a real choice (two or more legal actions) from heuristic games."""
-    rng = random.Random(seed)
-    bot = HeuristicBot()
-    views: list[PlayerView] = []
-    while len(views) < count:
-        state: GameState = new_game(players)
-        while not state.is_terminal and len(views) < count:
-            if state.is_chance_node:
-                state = state.apply(state.sample_chance(rng))
-                continue
-            view = state.view(state.current_player)  # type: ignore[arg-type]
-            if len(view.legal_actions()) > 1:
-                views.append(view)
-            state = state.apply(bot.choose(view, rng))
-    return views
 
 
 def decision_times(spec: str, views: list[PlayerView]) -> None:
