@@ -1,8 +1,11 @@
-"""``python -m bohmisch_watten [demo]``: play one seeded game between random players and print it.
+"""``python -m bohmisch_watten [demo]``: one seeded game between the library's bots, printed.
 
 The printout is an omniscient log (it shows every hand) so a person can follow the
 rules at work: the cut ritual, the trump card, folds and exchanges, every trick, the
-points and the running scores, and at the end the winners and losers.
+points and the running scores, and at the end the winners and losers.  A legend at
+the top names the card letters once.  The players are :class:`~bohmisch_watten.bots.HeuristicBot`
+by default (``--bots`` picks others), so the game looks like one people play: random
+players discard a Maxi, which teaches a newcomer the wrong thing.
 """
 
 from __future__ import annotations
@@ -11,11 +14,14 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
 import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
+from ..bots.base import Bot
+from ..bots.heuristic import HeuristicBot
+from ..bots.registry import make_bot
 from ..cards import CRITICALS, Card, Suit
 from ..phase import Phase
 from ..rules import Overshoot, Rules, Schleck
@@ -23,7 +29,15 @@ from ..state import GameState, new_game
 
 __all__ = ["DESCRIPTION", "add_arguments", "play_and_print", "run"]
 
-DESCRIPTION = "Play one game of Böhmisch Watten between random players and print it."
+DESCRIPTION = "Play one game of Böhmisch Watten between the library's bots and print it."
+
+LEGEND: Final = (
+    "Legend: suits E = Acorns, G = Leaves, H = Hearts, S = Bells;"
+    " ranks A K O U 10 9 8 7 (O = Ober, U = Unter);\n"
+    "  HK = Maxi, S7 = Belli, E7 = Spitz (the Criticals, R7);\n"
+    '  "seat N plays" = the seat stays in for the deal instead of folding (R18).'
+)
+"""Printed once under the title line: what the letters and "plays" mean."""
 
 _CRITICAL_NAMES = dict(zip(CRITICALS, ("Maxi", "Belli", "Spitz"), strict=True))
 
@@ -51,13 +65,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     A variant option overrides the same field of ``--rules``.
     """
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument(
+        "--bots",
+        default="heuristic",
+        metavar="SPECS",
+        help="comma-separated bot specs, one per seat or one for all (the arena's specs;"
+        " default heuristic)",
+    )
     parser.add_argument("--seed", type=int, default=2026, help="random seed (default 2026)")
     parser.add_argument("--dealer", type=int, default=0, help="first dealer's seat (R3)")
     parser.add_argument(
         "--max-deals",
         type=int,
         default=500,
-        help="stop after this many deals (random players can drift for long; default 500)",
+        help="stop after this many deals (default 500)",
     )
     variants = parser.add_argument_group("variants (RULES.md §8)")
     variants.add_argument("--schleck", choices=[s.value for s in Schleck])
@@ -119,12 +140,19 @@ def _print_completed_trick(before: GameState, after: GameState, out: TextIO) -> 
 
 
 def play_and_print(
-    num_players: int, rules: Rules, seed: int, dealer: int, max_deals: int, out: TextIO
+    num_players: int,
+    rules: Rules,
+    seed: int,
+    dealer: int,
+    max_deals: int,
+    out: TextIO,
+    *,
+    bots: Sequence[Bot] | None = None,
 ) -> GameState:
-    """Play one game with random decisions from ``random.Random(seed)`` and print it.
+    """Play one game between ``bots`` seeded by ``random.Random(seed)`` and print it.
 
-    The same generator draws the shuffles and the decisions, so a seed always prints
-    the same game.
+    The same generator draws the shuffles and hands itself to the bots, so a seed
+    always prints the same game.  Each bot sees its seat's view only.
 
     Args:
         num_players: 2, 3 or 4 (R1).
@@ -133,16 +161,25 @@ def play_and_print(
         dealer: the first dealer's seat (R3).
         max_deals: stop (and say so) after this many deals without a winner.
         out: where to print.
+        bots: one bot per seat; by default a :class:`~bohmisch_watten.bots.HeuristicBot`
+            at every seat.
 
     Returns:
         The last state: the end of the game, or the state where it was stopped.
+
+    Raises:
+        ValueError: if ``bots`` does not have one bot per seat.
     """
+    players = tuple(bots) if bots is not None else (HeuristicBot(),) * num_players
+    if len(players) != num_players:
+        raise ValueError(f"bots: {num_players} seats need {num_players} bots, got {len(players)}")
     rng = random.Random(seed)
     state = new_game(num_players, rules=rules, dealer=dealer)
     print(
         f"Böhmisch Watten, {num_players} players, seed {seed}, rules: {str(rules) or 'default'}",
         file=out,
     )
+    print(LEGEND, file=out)
     while not state.is_terminal:
         action: Action
         if state.is_chance_node:
@@ -151,7 +188,8 @@ def play_and_print(
                 return state
             action = state.sample_chance(rng)
         else:
-            action = rng.choice(state.legal_actions())
+            assert state.current_player is not None
+            action = players[state.current_player].choose(state.view(state.current_player), rng)
         seat = state.current_player
         before = state
         state = state.apply(action)
@@ -210,8 +248,16 @@ def run(args: argparse.Namespace) -> int:
         rules = attrs.evolve(args.rules, **given)
         if not 0 <= args.dealer < args.players:
             raise ValueError(f"--dealer must be a seat from 0 to {args.players - 1}")
+        specs = [spec for spec in args.bots.split(",") if spec.strip()] or ["heuristic"]
+        if len(specs) == 1:
+            specs *= args.players
+        if len(specs) != args.players:
+            raise ValueError(f"--bots: {args.players} seats need 1 or {args.players} bot specs")
+        bots = [make_bot(spec) for spec in specs]
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    play_and_print(args.players, rules, args.seed, args.dealer, args.max_deals, sys.stdout)
+    play_and_print(
+        args.players, rules, args.seed, args.dealer, args.max_deals, sys.stdout, bots=bots
+    )
     return 0
