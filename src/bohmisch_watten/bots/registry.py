@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 import shlex
 import shutil
 from typing import Final
 
-import attrs
-
+from . import _loading
 from .base import Bot
 from .expert import ExpertBot
+from .function_bot import FunctionBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 from .search import SearchBot
@@ -27,26 +26,26 @@ BOT_NAMES: Final = tuple(_CLASSES)
 """The names :func:`make_bot` knows."""
 
 
-def _value(text: str) -> object:
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return text
+def _target(name: str, params: list[str]) -> tuple[object, list[str]]:
+    """The class (or function) a spec's name part names, and the parameters left.
 
-
-def _import(path: str) -> type:
-    module, _, attribute = path.rpartition(".")
-    try:
-        cls = getattr(importlib.import_module(module), attribute) if module else None
-    except (ImportError, AttributeError):
-        cls = None
-    if not isinstance(cls, type):
+    ``./file.py:Class`` takes the class name from the first parameter; the loading
+    and its error messages live in :mod:`bohmisch_watten.bots._loading`.
+    """
+    known = _CLASSES.get(name.lower())
+    if known is not None:
+        return known, params
+    if _loading.is_file_spec(name):
+        attribute = params[0].strip() if params else ""
+        if "=" in attribute:
+            attribute = ""
+        return _loading.load_file_object(name, attribute), params[1:] if attribute else params
+    if "." not in name:
         raise ValueError(
-            f"unknown bot {path!r} (known: {', '.join(BOT_NAMES)}, or a dotted class path)"
+            f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)}, or a dotted class path"
+            " package.module.Class, a file ./file.py:Class, engine:COMMAND)"
         )
-    return cls
+    return _loading.load_object(name), params
 
 
 def _engine(command: str) -> Bot:
@@ -67,10 +66,17 @@ def _engine(command: str) -> Bot:
 def make_bot(spec: str) -> Bot:
     """The bot a spec names: ``name`` or ``name:field=value:field=value``.
 
-    ``name`` is one of :data:`BOT_NAMES` or the dotted path of your own bot class
-    (``mypackage.bots.Clever``), which is called with the fields as keyword arguments,
-    so the arena can measure any importable bot.  Numbers are converted (int, then
-    float); anything else is passed as a string.  ``engine:COMMAND ARGS`` is a program
+    ``name`` is one of :data:`BOT_NAMES`, the dotted path of your own bot class
+    (``mypackage.bots.Clever``) or a file and a class (``./mybot.py:Clever``), which
+    is called with the fields as keyword arguments, so the arena can measure any bot.
+    Each value is converted to the constructor's annotation of its parameter (``int``,
+    ``float``, ``bool``, ``str``, ``X | None``, ``Literal[...]``, an enum), and a
+    parameter the constructor does not take is refused; a parameter without an
+    annotation gets an int, a float or the text.  A plain function
+    ``(view, rng) -> Action`` named the same way is wrapped in a
+    :class:`~bohmisch_watten.bots.function_bot.FunctionBot`.  When loading fails the
+    message says why: no such module on ``sys.path``, the module's own import failed
+    (with its message), no such name, or not a class.  ``engine:COMMAND ARGS`` is a program
     speaking engine protocol 1 (:class:`~bohmisch_watten.engine.Engine`; the command
     is split like a shell would, without running one).
 
@@ -80,7 +86,7 @@ def make_bot(spec: str) -> Bot:
 
     Raises:
         TypeError: if ``spec`` is not a string.
-        ValueError: for an unknown name or field, or a bad value.
+        ValueError: for an unknown name or field, or a bad value (naming it).
     """
     if not isinstance(spec, str):
         raise TypeError(f"make_bot: spec must be a string, got {type(spec).__name__}")
@@ -89,18 +95,18 @@ def make_bot(spec: str) -> Bot:
         return _engine(command)
     name, *params = spec.strip().split(":")
     name = name.strip()
-    cls = _CLASSES.get(name.lower()) or _import(name)
-    fields = {field.name for field in attrs.fields(cls)} if attrs.has(cls) else None
-    kwargs: dict[str, object] = {}
-    for param in params:
-        key, sep, raw = param.partition("=")
-        key = key.strip()
-        if not sep or not key or (fields is not None and key not in fields):
-            known = ", ".join(sorted(fields or ())) or "none"
-            raise ValueError(f"bot {name!r}: bad parameter {param!r} (fields: {known})")
-        kwargs[key] = _value(raw.strip())
+    target, params = _target(name, params)
+    if not isinstance(target, type):
+        if not callable(target) or params:
+            what = "a function" if callable(target) else f"a {type(target).__name__}"
+            raise ValueError(
+                f"bot {name!r} is {what}, not a bot class (a class with choose(view, rng))"
+                + (" and takes no parameters" if callable(target) else "")
+            )
+        return FunctionBot(target)  # a plain (view, rng) -> Action function
+    kwargs = _loading.convert_parameters(target, name, params)
     try:
-        bot: Bot = cls(**kwargs)
+        bot: Bot = target(**kwargs)
     except TypeError as error:
         raise ValueError(f"bot {name!r}: {error}") from None
     if not isinstance(bot, Bot):
