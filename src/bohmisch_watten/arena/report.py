@@ -145,11 +145,17 @@ def summarize(setup: ArenaSetup, results: Sequence[GameResult]) -> Summary:
 
 
 def to_table(summary: Summary) -> str:
-    """The table as fixed-width text, best win rate first."""
+    """The table as fixed-width text, best win rate first.
+
+    A forfeit (the bot raised, chose an illegal action or ran out of time) is a loss,
+    and the table shows it twice: in the ``forfeits`` column beside ``losses`` and in a
+    line under the table per bot that forfeited, with the first reason, so a broken bot
+    cannot hide behind a fair-looking share.
+    """
     width = max(4, *(len(line.name) for line in summary.lines))
     head = (
         f"{'bot':<{width}}  games    wins  win rate  95% CI          p vs 1/{summary.setup.players}"
-        f"  losses  mean score  ms/decision  rating (95% CI)"
+        f"  losses  forfeits  mean score  ms/decision  rating (95% CI)"
     )
     rows = [head, "-" * len(head)]
     for line in sorted(summary.lines, key=lambda line: -line.win_rate):
@@ -158,7 +164,7 @@ def to_table(summary: Summary) -> str:
         rows.append(
             f"{line.name:<{width}}  {line.games:5d}  {line.wins:6.1f}  {line.win_rate:8.1%}"
             f"  [{lo:5.1%}, {hi:5.1%}]  {line.p_value:8.2g}  {line.losses:6d}"
-            f"  {line.mean_score:10.2f}  {line.mean_decision_ms:11.2f}"
+            f"  {line.forfeits:8d}  {line.mean_score:10.2f}  {line.mean_decision_ms:11.2f}"
             f"  {line.rating:+6.0f} [{rlo:+.0f}, {rhi:+.0f}]"
         )
     rows.append(
@@ -171,6 +177,13 @@ def to_table(summary: Summary) -> str:
             f"{summary.capped} games reached {summary.setup.max_deals} deals and were"
             " adjudicated (lowest score wins)"
         )
+    for line in summary.lines:
+        if line.forfeits:
+            first = line.forfeit_reasons[0] if line.forfeit_reasons else "no reason given"
+            rows.append(
+                f"FORFEITS: {line.name} forfeited {line.forfeits} of {line.games} games"
+                f" ({line.forfeits / line.games:.0%}), each counted as a loss; first: {first}"
+            )
     for incident in summary.incidents:
         rows.append(f"incident: {incident}")
     return "\n".join(rows)
@@ -214,7 +227,11 @@ def to_json_dict(summary: Summary) -> dict[str, Any]:
 
 
 def to_csv(setup: ArenaSetup, results: Sequence[GameResult]) -> str:
-    """One row per game: board, who sat where, final scores, winners, losers, incidents."""
+    """One row per game: board, who sat where, final scores, winners, losers, forfeits.
+
+    ``forfeit`` names the bot that forfeited the game (it is also among the ``losers``)
+    and ``forfeit_reason`` says why; both are empty for a game played to the end.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     seats = range(setup.players)
@@ -228,6 +245,8 @@ def to_csv(setup: ArenaSetup, results: Sequence[GameResult]) -> str:
             "losers",
             "deals",
             "capped",
+            "forfeit",
+            "forfeit_reason",
             "incident",
         ]
     )
@@ -243,6 +262,8 @@ def to_csv(setup: ArenaSetup, results: Sequence[GameResult]) -> str:
                 " ".join(names[s] for s in r.losers),
                 r.deals,
                 int(r.capped),
+                names[r.forfeit] if r.forfeit is not None else "",
+                r.reason or "",
                 r.incident or "",
             ]
         )
