@@ -46,6 +46,7 @@ from .rules import Overshoot, Rules, Schleck
 from .serialization import FORMAT_VERSION, from_json, to_json
 from .state import GameState, new_game, next_game
 from .summary import DealSummary, Trick
+from .tricks import card_strength
 from .views import PlayerView, PublicDeal
 
 __version__ = "0.1.0"
@@ -86,6 +87,7 @@ __all__ = [
     "__version__",
     "action_to_id",
     "action_to_string",
+    "card_strength",
     "from_json",
     "id_to_action",
     "legal_action_mask",

@@ -46,6 +46,14 @@ class Suit(enum.IntEnum):
         """The English name, capitalised (``"Bells"``), for messages."""
         return self.name.capitalize()
 
+    def __str__(self) -> str:
+        """The English name, ``"Hearts"``: ``print(card.suit)`` reads as a word, not ``2``.
+
+        The value stays an int (``int(Suit.HEARTS) == 2``, ``f"{suit:d}"``), as the
+        engine's tables index by it.
+        """
+        return self.name.capitalize()
+
 
 class Rank(enum.IntEnum):
     """The eight ranks, ordered from low to high (R6: A > K > O > U > 10 > 9 > 8 > 7)."""
@@ -63,6 +71,18 @@ class Rank(enum.IntEnum):
     def symbol(self) -> str:
         """The rank part of card notation: ``A K O U 10 9 8 7``."""
         return _RANK_SYMBOLS[self]
+
+    @property
+    def label(self) -> str:
+        """The English (or German, for Unter and Ober) name, capitalised: ``"King"``."""
+        return self.name.capitalize()
+
+    def __str__(self) -> str:
+        """The name, ``"King"``: ``print(card.rank)`` reads as a word, not ``6``.
+
+        The value stays an int (``int(Rank.KING) == 6``), ordered low to high (R6).
+        """
+        return self.name.capitalize()
 
 
 _SUIT_LETTERS: Final = {Suit.ACORNS: "E", Suit.LEAVES: "G", Suit.HEARTS: "H", Suit.BELLS: "S"}
@@ -99,6 +119,10 @@ class Card:
         True
         >>> str(MAXI), MAXI.is_critical, MAXI.index
         ('HK', True, 22)
+        >>> print(MAXI.suit, MAXI.rank)
+        Hearts King
+        >>> int(MAXI.suit), int(MAXI.rank)
+        (2, 6)
         >>> sorted([Card.parse("S7"), Card.parse("EA")])
         [Card.parse('EA'), Card.parse('S7')]
     """

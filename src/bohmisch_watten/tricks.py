@@ -49,13 +49,23 @@ __all__ = [
 ]
 
 Play = tuple[int, int]
-"""One card played to a trick: ``(seat, card index)``."""
+"""One card played to a trick in the compact form: ``(seat, card index)``.
+
+The form of ``state.trick_plays``; ``state.trick`` and ``view.trick`` give the same
+plays as ``(seat, Card)`` pairs (:data:`CardPlay`).
+"""
 
 Plays = tuple[Play, ...]
-"""The cards played to one trick so far, in order (the engine's and the sampler's form)."""
+"""The cards played to one trick so far, in order, in the compact form of :data:`Play`
+(the engine's and the sampler's form: ``state.trick_plays``)."""
 
 PlayedTrick = tuple[Plays, int]
-"""A finished trick: its plays and the seat that won it (R27)."""
+"""A finished trick in the compact form: its :data:`Plays` and the seat that won it (R27).
+
+The form of ``state.played_tricks`` and ``view.played_tricks``.  ``state.tricks`` and
+``view.tricks`` give the same tricks as :class:`~bohmisch_watten.Trick` values,
+``Trick(plays=((seat, Card), …), winner=seat)``, which is what a bot or a UI reads.
+"""
 
 
 def best_play(trick: Sequence[Play], trump: int) -> Play:

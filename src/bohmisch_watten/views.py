@@ -23,6 +23,7 @@ the order of events is fixed by the rules (ritual, exchange from forehand, trick
 
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Any, Final
 
@@ -32,6 +33,7 @@ from ._checks import check_int, check_rng
 from ._construct import build_state
 from ._history import deal_actions, deal_nodes, exchange_action, last_shuffle
 from ._layout import final_position
+from ._limits import MAX_DOCUMENT_CHARS
 from ._sampling import DealInfo, Plan
 from .actions import Action, Shuffle
 from .cards import DECK, Card
@@ -41,7 +43,7 @@ from .phase import Phase
 from .position import Position
 from .rules import Rules
 from .scoring import game_returns
-from .seats import seat_order
+from .seats import left_of, right_of, seat_order
 from .state import GameState
 from .summary import DealSummary, PastDeals, PublicDeal
 from .tables import CRITICAL_MASK, bits
@@ -66,9 +68,12 @@ def _cut_public(cut: tuple[tuple[int, int, bool], ...], player: int) -> tuple[Cu
 class PlayerView(DealFacts):
     """What seat ``player`` may know at one moment of the game (R13, R23); immutable.
 
-    Get one with :meth:`GameState.view`.  Two states that differ only in cards this seat
-    cannot see give equal views (and equal :meth:`to_dict` and :meth:`information_set`).
-    Cards are kept as indices internally; the properties return :class:`Card` objects.
+    Get one with :meth:`GameState.view` (or read one with :meth:`from_json`); it is not
+    built by hand: its fields are the engine's compact form (cards as indices, sets of
+    cards as bitmasks), private, so its signature shows none of them and the
+    properties return :class:`Card` objects.  Two states that differ only in cards this
+    seat cannot see give equal views (and equal :meth:`to_dict` and
+    :meth:`information_set`).
 
     Attributes:
         player: the seat whose view this is.
@@ -147,6 +152,16 @@ class PlayerView(DealFacts):
     def stock_size(self) -> int:
         """The cards left in the stock (during the ritual: the undealt pack) (R20)."""
         return self._stock_size
+
+    @property
+    def forehand(self) -> int:
+        """The seat left of the dealer: first to decide and to lead (R2), as on the state."""
+        return left_of(self.dealer, self.num_players)
+
+    @property
+    def cutter(self) -> int:
+        """The seat right of the dealer, who cuts (R2), as on the state."""
+        return right_of(self.dealer, self.num_players)
 
     # -------------------------------------------------- the compact form, read-only
     # Cards as indices 0–31 (``Card.index``), sets of cards as bitmasks (bit i for the
@@ -357,6 +372,27 @@ class PlayerView(DealFacts):
 
         return view_to_dict(self)
 
+    def to_json(self, *, indent: int | None = None) -> str:
+        """This view as a JSON document, like :meth:`GameState.to_json` for a state.
+
+        :meth:`from_json` (or :func:`bohmisch_watten.from_json`) reads it back to an
+        equal view; it holds only what this seat may know.
+        """
+        from .serialization import to_json  # the writer sits next to its reader
+
+        return to_json(self, indent=indent)
+
+    @staticmethod
+    def from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> PlayerView:
+        """Read a view document written by :meth:`to_json`, checking every field.
+
+        Raises:
+            FormatError: for anything but a valid view document (with its location).
+        """
+        from .serialization import view_from_json  # the reader of view documents
+
+        return view_from_json(text, max_chars=max_chars)
+
     # ----------------------------------------------------------------- sampling
 
     def _deal_info(self) -> DealInfo:
@@ -417,6 +453,14 @@ class PlayerView(DealFacts):
 
 
 _VIEW_FIELDS: Final = tuple(field.name for field in attrs.fields(PlayerView) if field.init)
+
+# The constructor's fields are the compact internal form: ``help(PlayerView)``,
+# ``inspect.signature`` and the API page show no bitmask (views come from state.view).
+_INTERNAL_FIELDS: Final = inspect.Parameter("fields", inspect.Parameter.VAR_POSITIONAL)
+PlayerView.__signature__ = inspect.Signature([_INTERNAL_FIELDS])  # type: ignore[attr-defined]
+PlayerView.__init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY), _INTERNAL_FIELDS]
+)
 
 
 # ------------------------------------------------------------------ histories
