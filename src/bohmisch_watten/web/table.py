@@ -205,6 +205,8 @@ class Table:
             self._apply(seat, players.choose(self.seats[seat].kind, view, self.rng))
 
     def _check_turn(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < len(self.seats):  # apply() would say
+            raise TableError(f"no seat {seat!r:.20} at this table")  # ValueError: refuse here
         if self.state.is_terminal:
             raise TableError("the game is over")
         turn = self.state.current_player
