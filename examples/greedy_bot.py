@@ -5,6 +5,13 @@ Run it after ``make demo`` (which creates ``.venv`` and installs the package the
 ``.venv/bin/python examples/greedy_bot.py [games] [seed]``.  Seat 0 is the greedy bot, the
 other seats play at random; the script prints how often each seat won and lost.
 
+A bot is an object with ``choose(view, rng) -> Action``, the one notion of a bot that
+the arena, ``play_out`` and the adapters take.  The greedy decision is written as a
+plain function and made a bot by :class:`~bohmisch_watten.bots.function_bot.FunctionBot`
+(``GREEDY`` below); its opponents are the library's :class:`~bohmisch_watten.bots.RandomBot`.
+The same function can be measured in the arena by name: ``python -m bohmisch_watten arena
+--players 2 --bots ./examples/greedy_bot.py:greedy_bot,random``.
+
 The bot never touches a :class:`~bohmisch_watten.GameState`: it gets a
 :class:`~bohmisch_watten.views.PlayerView`, which holds only what its seat may know,
 and picks one of ``view.legal_actions()``.  It knows three things about the game:
@@ -18,13 +25,12 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
 
 from bohmisch_watten import Action, Card, Exchange, Fold, GameState, PlayCard, Suit, new_game
+from bohmisch_watten.bots import Bot, RandomBot, play_out
+from bohmisch_watten.bots.function_bot import FunctionBot
 from bohmisch_watten.tricks import beats, is_trump
 from bohmisch_watten.views import PlayerView
-
-Bot = Callable[[PlayerView, random.Random], Action]
 
 
 def worth(card: Card, trump: Suit) -> float:
@@ -65,22 +71,18 @@ def greedy_bot(view: PlayerView, rng: random.Random) -> Action:
     return max(actions, key=value)
 
 
+GREEDY: Bot = FunctionBot(greedy_bot)
+"""The greedy decision as a bot: what ``play_out``, the arena and the adapters take."""
+
+
 def random_bot(view: PlayerView, rng: random.Random) -> Action:
-    """Any legal action, uniformly at random."""
-    return rng.choice(view.legal_actions())
+    """Any legal action, uniformly at random: :class:`RandomBot`'s decision as a function."""
+    return RandomBot().choose(view, rng)
 
 
 def play_game(bots: list[Bot], rng: random.Random, max_deals: int = 500) -> GameState:
     """One game: chance from ``rng``, each seat's decisions from its bot and its view."""
-    state = new_game(len(bots))
-    while not state.is_terminal and state.deal_number <= max_deals:
-        if state.is_chance_node:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            seat = state.current_player
-            assert seat is not None
-            state = state.apply(bots[seat](state.view(seat), rng))
-    return state
+    return play_out(new_game(len(bots)), bots, rng, max_deals=max_deals)
 
 
 def match(games: int, seed: int) -> tuple[list[int], list[int]]:
@@ -88,7 +90,7 @@ def match(games: int, seed: int) -> tuple[list[int], list[int]]:
     rng = random.Random(seed)
     wins, losses = [0] * 4, [0] * 4
     for _ in range(games):
-        state = play_game([greedy_bot, random_bot, random_bot, random_bot], rng)
+        state = play_game([GREEDY, RandomBot(), RandomBot(), RandomBot()], rng)
         for seat in state.winners:
             wins[seat] += 1
         for seat in state.losers:

@@ -52,7 +52,7 @@ from bohmisch_watten.tricks import winning_play
 from bohmisch_watten.views import PlayerView
 
 sys.path.insert(0, str(Path(__file__).parent))
-from greedy_bot import greedy_bot
+from greedy_bot import GREEDY
 
 CRITICAL_NAMES = dict(zip(CRITICALS, ("Maxi", "Belli", "Spitz"), strict=True))
 
@@ -138,7 +138,7 @@ class Table:
             else:
                 seat = self.state.current_player
                 assert seat is not None
-                lines += self._apply(greedy_bot(self.state.view(seat), self.rng))
+                lines += self._apply(GREEDY.choose(self.state.view(seat), self.rng))
         return lines
 
     def choices(self) -> list[tuple[str, Action]]:
@@ -267,7 +267,7 @@ def run(
             return
         print(table.render())
         if auto:
-            command = str(greedy_bot(table.view, table.rng))
+            command = str(GREEDY.choose(table.view, table.rng))
             print(f"> {command}")
         else:
             print("> ", end="", flush=True)
