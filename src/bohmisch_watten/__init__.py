@@ -41,7 +41,7 @@ from .notation import (
 )
 from .phase import Phase
 from .position import Position
-from .records import GameRecord, load_record, replay
+from .records import GameRecord, load_record, read_records, replay, write_records
 from .rules import Overshoot, Rules, Schleck
 from .serialization import FORMAT_VERSION, from_json, to_json
 from .state import GameState, new_game, next_game
@@ -97,7 +97,9 @@ __all__ = [
     "parse_action",
     "parse_card",
     "parse_rules",
+    "read_records",
     "replay",
     "rules_to_string",
     "to_json",
+    "write_records",
 ]

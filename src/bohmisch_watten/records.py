@@ -29,11 +29,18 @@ Two file forms carry a record:
 
   The header lines ``name: value`` come first, each of the five exactly once, in any
   order; ``rules`` uses the notation of :func:`~bohmisch_watten.notation.parse_rules`.
+  Any other header line is a **tag**, as in PGN (``event: Club night``, ``seat0:
+  Anna``, ``result: winners 0 2; losers 1``; :data:`STANDARD_TAGS`), kept in
+  :attr:`GameRecord.tags` in its order and written back after the five.
   Then one action per line in the notation of
   :func:`~bohmisch_watten.notation.parse_action`.  Blank lines and everything from
   ``#`` to the end of a line are ignored: the writer puts each action's number, the
   seat to act and the deal results there, for the reader's convenience only, so editing
   an action never needs the comments changed.
+
+Several games go in one file like a PGN file: :func:`write_records` writes them one
+after the other and :func:`read_records` reads them back, a header line after an action
+beginning the next record.
 
 Loading either form and :func:`replay` raise :class:`FormatError` only.  Loading checks
 the notation (a bad line is reported by line number); :func:`replay` checks legality
@@ -44,10 +51,13 @@ must follow Bells with …``.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import random
-from collections.abc import Iterable
-from typing import Final
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Final, TextIO
 
 import attrs
 
@@ -67,7 +77,17 @@ from .seats import left_of
 from .state import GameState, new_game
 from .summary import DealSummary, PastDeals
 
-__all__ = ["RECORD_FORMAT", "RECORD_VERSION", "GameRecord", "load_record", "replay"]
+__all__ = [
+    "MAX_TAG_CHARS",
+    "RECORD_FORMAT",
+    "RECORD_VERSION",
+    "STANDARD_TAGS",
+    "GameRecord",
+    "load_record",
+    "read_records",
+    "replay",
+    "write_records",
+]
 
 RECORD_FORMAT: Final = "bohmisch_watten.record"
 """The ``format`` of a record, in the text header and in the JSON document."""
@@ -78,6 +98,16 @@ _ACTION_TYPES: Final = (Shuffle, TakeCritical, LeaveCritical, Fold, Exchange, Pl
 _HEADER_KEYS: Final = ("format", "version", "players", "first_dealer", "rules")
 _OPTIONAL_KEYS: Final = ("start", "past")
 """Header lines only a record that does not start at a fresh game has; ``past`` repeats."""
+
+STANDARD_TAGS: Final = ("event", "site", "date", "round", "seat0", "seat1", "seat2", "seat3",
+                        "result")  # fmt: skip
+"""The tags every reader understands, like PGN's seven: what, where, when, which round,
+a name per seat, and the result (e.g. ``winners 0 2; losers 1``).  Other names are kept."""
+
+MAX_TAG_CHARS: Final = 200
+"""The longest tag value: a name or a place, not a document."""
+
+_TAG_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")
 
 
 def _to_actions(actions: Iterable[Action]) -> tuple[Action, ...]:
@@ -131,6 +161,55 @@ def _fresh_start(record: GameRecord) -> Position:
         raise  # pragma: no cover - the check above raises for every bad setup
 
 
+def _to_tags(tags: object) -> tuple[tuple[str, str], ...]:
+    """The tags as ``(name, value)`` pairs in the order given, checked for the text form.
+
+    A name is a word (a letter, then letters, digits, ``_ . -``; at most 40 characters)
+    that is none of the record's own header names; a value is one line of at most
+    :data:`MAX_TAG_CHARS` characters without ``#`` (which starts a comment in the text
+    form), stripped.  Names are unique, ignoring case.
+    """
+    if isinstance(tags, Mapping):
+        items = list(tags.items())
+    elif isinstance(tags, (str, bytes)) or not isinstance(tags, Iterable):
+        raise FormatError(f"GameRecord.tags must be a mapping of names to texts, got {tags!r:.40}")
+    else:
+        items = list(tags)
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for item in items:
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise FormatError(f"GameRecord.tags: expected (name, value) pairs, got {item!r:.40}")
+        name, value = item
+        problem = _tag_problem(name, value)
+        if problem is not None:
+            raise FormatError(f"GameRecord.tags: {problem}")
+        if name.lower() in seen:
+            raise FormatError(f"GameRecord.tags: tag {name!r} given twice")
+        seen.add(name.lower())
+        out.append((name, value.strip()))
+    return tuple(out)
+
+
+def _tag_problem(name: object, value: object) -> str | None:
+    """Why ``name: value`` cannot be a tag, or None."""
+    if not isinstance(name, str) or not _TAG_NAME.fullmatch(name):
+        return (
+            "a tag name is a word of letters, digits, '_', '.' or '-' starting with a letter,"
+            f" at most 40 characters, got {name!r:.50}"
+        )
+    if name.lower() in _HEADER_KEYS or name.lower() in _OPTIONAL_KEYS:
+        return f"{name!r} is a header of the record itself, not a tag"
+    if not isinstance(value, str):
+        return f"tag {name}: the value must be a text, got {type(value).__name__}"
+    if len(value) > MAX_TAG_CHARS or "#" in value or "\n" in value or "\r" in value:
+        return (
+            f"tag {name}: the value must be one line of at most {MAX_TAG_CHARS} characters"
+            f" without '#', got {value!r:.50}"
+        )
+    return None
+
+
 def _to_past(deals: Iterable[DealSummary]) -> tuple[DealSummary, ...]:
     if isinstance(deals, (str, bytes)) or not isinstance(deals, Iterable):
         raise FormatError(f"GameRecord.past must be a sequence of DealSummary, got {deals!r:.40}")
@@ -163,6 +242,11 @@ class GameRecord:
             default the first deal of a fresh game.
         past: the public record of the deals before ``start`` (:class:`DealSummary`,
             oldest first), empty for a fresh game; checked by :func:`replay`.
+        tags: what the game is, like PGN's tags: ``(name, value)`` pairs in order
+            (a mapping is accepted), e.g. ``event``, ``site``, ``date``, a name per
+            seat ``seat0`` … ``seat3``, ``result`` (:data:`STANDARD_TAGS`); any other
+            name is kept as well.  They do not change the game: :func:`replay`
+            ignores them.
 
     Raises:
         FormatError: on construction, for a bad field.
@@ -176,9 +260,34 @@ class GameRecord:
         default=attrs.Factory(_fresh_start, takes_self=True), kw_only=True
     )
     past: tuple[DealSummary, ...] = attrs.field(default=(), converter=_to_past, kw_only=True)
+    tags: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_to_tags, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
         _check_record(self)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of the tag ``name`` (ignoring case), else ``default``."""
+        wanted = name.lower()
+        return next((value for key, value in self.tags if key.lower() == wanted), default)
+
+    def with_tags(self, tags: Mapping[str, str] | None = None, **more: str) -> GameRecord:
+        """This record with the tags ``tags`` and ``more`` set (added, or replaced in place).
+
+        >>> from bohmisch_watten import new_game
+        >>> record = new_game(2).record().with_tags(event="Club night", seat0="Anna")
+        >>> record.tags, record.tag("EVENT")
+        ((('event', 'Club night'), ('seat0', 'Anna')), 'Club night')
+
+        Raises:
+            FormatError: for a tag the text form cannot carry (see :attr:`tags`).
+        """
+        new = {**(tags or {}), **more}
+        by_lower = {key.lower(): key for key in new}
+        kept = []
+        for key, value in self.tags:
+            given = by_lower.pop(key.lower(), None)
+            kept.append((key, value) if given is None else (key, new.pop(given)))
+        return attrs.evolve(self, tags=(*kept, *new.items()))
 
     @property
     def starts_fresh(self) -> bool:
@@ -292,6 +401,7 @@ def _to_text(record: GameRecord) -> str:
         f"first_dealer: {record.first_dealer}",
         f"rules: {str(record.rules) or 'default'}",
     ]
+    lines += [f"{name}: {value}" for name, value in record.tags]
     if not record.starts_fresh:
         lines.append(f"start: {record.start}")
         lines += [f"past: {json.dumps(summary_to_dict(deal, cut=True))}" for deal in record.past]
@@ -329,37 +439,48 @@ def _to_text(record: GameRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _header_int(value: str, number: int, key: str) -> int:
+def _header_int(value: str, number: int, written: str, key: str) -> int:
     if not value.isascii() or not value.isdigit() or len(value) > 3:
-        raise FormatError(f"line {number}: {key} must be a small number, got {value[:20]!r}")
+        raise FormatError(
+            f"line {number}: {key} must be a small number, got {value[:20]!r}"
+            f" (header {written!r:.60})"
+        )
     return int(value)
 
 
-def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
+def _from_text(text: str | bytes, max_chars: int, first_line: int = 1) -> GameRecord:
+    """One record's text; ``first_line`` numbers its first line (for a file of several)."""
     text = check_text(text, "a record", max_chars)
-    header: dict[str, tuple[str, int]] = {}
+    header: dict[str, tuple[str, int, str]] = {}
     past_lines: list[tuple[str, int]] = []
+    tags: list[tuple[str, str]] = []
+    unknown: list[str] = []
     actions: list[Action] = []
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(text.splitlines(), first_line):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
         key, colon, value = line.partition(":")
         if colon:
-            key = key.strip().lower()
+            name, key = key.strip(), key.strip().lower()
             if actions:
-                raise FormatError(f"line {number}: header line {key!r:.30} after the first action")
-            if key not in _HEADER_KEYS and key not in _OPTIONAL_KEYS:
                 raise FormatError(
-                    f"line {number}: unknown header {key!r:.30} "
-                    f"(expected {', '.join(_HEADER_KEYS + _OPTIONAL_KEYS)})"
+                    f"line {number}: header line {key!r:.30} after the first action"
+                    " (several games in one file: read_records)"
                 )
             if key == "past":
                 past_lines.append((value.strip(), number))
                 continue
-            if key in header:
+            if key in header or any(k.lower() == key for k, _ in tags):
                 raise FormatError(f"line {number}: header {key} given twice")
-            header[key] = (value.strip(), number)
+            if key not in _HEADER_KEYS and key not in _OPTIONAL_KEYS:
+                problem = _tag_problem(name, value)  # any other header is a tag, kept
+                if problem is not None:
+                    raise FormatError(f"line {number}: {problem} (header {line!r:.60})")
+                tags.append((name, value.strip()))
+                unknown.append(f"line {number}: unknown header {name!r:.30} read as a tag")
+                continue
+            header[key] = (value.strip(), number, line)
             continue
         try:
             actions.append(parse_action(line))
@@ -367,32 +488,43 @@ def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
             raise FormatError(f"line {number}: record action {len(actions) + 1}: {error}") from None
     missing = [key for key in _HEADER_KEYS if key not in header]
     if missing:
-        raise FormatError(f"record: missing header line(s): {', '.join(missing)}")
-    fmt, number = header["format"]
+        seen = "".join(f"; {note}" for note in unknown[:3])  # a misspelt header shows here
+        raise FormatError(f"record: missing header line(s): {', '.join(missing)}{seen}")
+    fmt, number, _ = header["format"]
     if fmt != RECORD_FORMAT:
         raise FormatError(f"line {number}: format must be {RECORD_FORMAT}, got {fmt[:40]!r}")
-    version, number = header["version"]
+    version, number, _ = header["version"]
     if version != str(RECORD_VERSION):
         raise FormatError(
             f"line {number}: unsupported record version {version[:20]!r}"
             f" (this library reads version {RECORD_VERSION})"
         )
     players = _header_int(*header["players"], "players")
+    if players not in (2, 3, 4):
+        _, number, written = header["players"]
+        raise FormatError(
+            f"line {number}: num_players must be 2, 3 or 4 (R1), got {players}"
+            f" (header {written!r:.60})"
+        )
     dealer = _header_int(*header["first_dealer"], "first_dealer")
-    rules_text, number = header["rules"]
+    if not 0 <= dealer < players:
+        _, number, written = header["first_dealer"]
+        raise FormatError(
+            f"line {number}: first_dealer must be a seat from 0 to {players - 1} (R3),"
+            f" got {dealer} (header {written!r:.60})"
+        )
+    rules_text, number, _ = header["rules"]
     try:
         rules = parse_rules(rules_text)
     except FormatError as error:
         raise FormatError(f"line {number}: {error}") from None
     if "start" not in header and not past_lines:
-        return GameRecord(players, rules, dealer, tuple(actions))
-    start_text, number = header.get("start", ("", 0))
+        return GameRecord(players, rules, dealer, tuple(actions), tags=tuple(tags))
+    start_text, number, _ = header.get("start", ("", 0, ""))
     try:
         start = Position.parse(start_text)
     except FormatError as error:
         raise FormatError(f"line {number}: {error}") from None
-    if players not in (2, 3, 4):
-        raise FormatError(f"record: players must be 2, 3 or 4 (R1), got {players}")
     read = DealReader(players)
     past = []
     for text_value, number in past_lines:
@@ -400,7 +532,106 @@ def _from_text(text: str | bytes, max_chars: int) -> GameRecord:
             past.append(read.deal(_parse_json(text_value), "past"))
         except FormatError as error:
             raise FormatError(f"line {number}: {error}") from None
-    return GameRecord(players, rules, dealer, tuple(actions), start=start, past=tuple(past))
+    return GameRecord(
+        players, rules, dealer, tuple(actions), start=start, past=tuple(past), tags=tuple(tags)
+    )
+
+
+# ------------------------------------------------------------ several games
+
+
+def _chunks(text: str) -> Iterator[tuple[int, str]]:
+    """Each record of a file and the number of its first line: a header line after an
+    action line, or a header the current record already has (a record without actions
+    ends there), begins the next record."""
+    lines = text.splitlines()
+    start, acted = 0, False
+    seen: set[str] = set()
+    for index, raw in enumerate(lines):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, colon, _ = line.partition(":")
+        if colon:
+            key = key.strip().lower()
+            if acted or (key in seen and key != "past"):
+                yield start + 1, "\n".join(lines[start:index])
+                start, acted, seen = index, False, set()
+            seen.add(key)
+        else:
+            acted = True
+    if any(raw.split("#", 1)[0].strip() for raw in lines[start:]):
+        yield start + 1, "\n".join(lines[start:])
+
+
+def read_records(
+    source: str | bytes | os.PathLike[str] | TextIO, *, max_chars: int = MAX_DOCUMENT_CHARS
+) -> Iterator[GameRecord]:
+    """The records of a file of several games in the text form, one after the other.
+
+    Like a PGN file: each record is its header lines then its actions, and a header
+    line after an action (or a header the record already has, after a record without
+    actions) begins the next record; blank lines and comments between them are free.
+    ``source`` is the text itself (``str`` or ``bytes``), a path (:class:`os.PathLike`,
+    e.g. :class:`pathlib.Path`) or an open text file.  The whole
+    file is checked against ``max_chars`` first; the records are parsed as the
+    iteration reaches them, so a bad record is reported with its number and the
+    file's line number.
+
+    >>> from bohmisch_watten import new_game
+    >>> from bohmisch_watten.records import read_records
+    >>> games = [new_game(n).record().with_tags(round=str(n)) for n in (2, 3)]
+    >>> text = "\\n".join(record.to_text() for record in games)
+    >>> [(record.num_players, record.tag("round")) for record in read_records(text)]
+    [(2, '2'), (3, '3')]
+
+    Raises:
+        FormatError: for a file over the limit or of the wrong type, or (while
+            iterating) a bad record: ``"record 2: line 57: …"``.
+    """
+    text: object
+    if isinstance(source, os.PathLike):
+        with open(source, encoding="utf-8") as file:
+            text = file.read(max_chars + 1)
+    elif isinstance(source, (str, bytes)):
+        text = source
+    elif hasattr(source, "read"):
+        text = source.read(max_chars + 1)
+    else:
+        raise FormatError(f"read_records: expected a text, a path or a file, got {source!r:.40}")
+    return _read_chunks(check_text(text, "a file of records", max_chars))
+
+
+def _read_chunks(text: str) -> Iterator[GameRecord]:
+    for count, (first_line, chunk) in enumerate(_chunks(text), 1):
+        try:
+            yield _from_text(chunk, len(chunk) + 1, first_line)
+        except FormatError as error:
+            raise FormatError(f"record {count}: {error}") from None
+
+
+def write_records(records: Iterable[GameRecord], file: os.PathLike[str] | TextIO) -> int:
+    """Write ``records`` to ``file`` in the text form, a blank line between two; the count.
+
+    ``file`` is a path (written anew, UTF-8) or an open text file.  :func:`read_records`
+    reads them back.
+
+    Raises:
+        FormatError: if an item is not a :class:`GameRecord` (nothing is written then).
+    """
+    out = io.StringIO()
+    count = 0
+    for record in records:
+        if not isinstance(record, GameRecord):
+            raise FormatError(f"write_records: expected GameRecord, got {type(record).__name__}")
+        out.write(("\n" if count else "") + record.to_text())
+        count += 1
+    if isinstance(file, os.PathLike):
+        with open(file, "w", encoding="utf-8") as handle:
+            handle.write(out.getvalue())
+    else:
+        file.write(out.getvalue())
+    return count
 
 
 _PAST_DEPTH: Final = 8

@@ -227,7 +227,7 @@ def _action_from_dict(value: JSON, where: str) -> Action:
 
 
 _RECORD_KEYS: Final = ("num_players", "first_dealer", "rules", "actions")
-_RECORD_OPTIONAL: Final = ("start", "past")
+_RECORD_OPTIONAL: Final = ("start", "past", "tags")
 """Written only for a record that does not start at a fresh game."""
 
 
@@ -241,7 +241,16 @@ def _record_to_dict(record: GameRecord) -> dict[str, JSON]:
     if not record.starts_fresh:
         out["start"] = str(record.start)
         out["past"] = [summary_to_dict(deal, cut=True) for deal in record.past]
+    if record.tags:  # like PGN's tags: an object in the record's order
+        out["tags"] = dict(record.tags)
     return out
+
+
+def _tags_from_dict(value: JSON, where: str) -> tuple[tuple[str, str], ...]:
+    """The ``tags`` object: names to texts (each checked by :class:`GameRecord`)."""
+    if not isinstance(value, dict):
+        raise FormatError(f"{where}: expected an object, got {type(value).__name__}")
+    return tuple((key, read_str(item, f"{where}.{key[:30]}")) for key, item in value.items())
 
 
 def _record_from_dict(data: dict[str, JSON], where: str) -> GameRecord:
@@ -254,15 +263,16 @@ def _record_from_dict(data: dict[str, JSON], where: str) -> GameRecord:
             actions.append(parse_action(read_str(item, "expected notation")))
         except FormatError as error:
             raise FormatError(f"record action {number}: {error}") from None
+    tags = _tags_from_dict(data["tags"], f"{where}.tags") if "tags" in data else ()
     if "start" not in data and "past" not in data:
-        return GameRecord(n, rules, dealer, tuple(actions))
+        return GameRecord(n, rules, dealer, tuple(actions), tags=tags)
     start = Position.parse(read_str(data.get("start"), f"{where}.start"))
     read = DealReader(n)
     past = tuple(
         read.deal(item, f"{where}.past[{i}]")
         for i, item in enumerate(read_array(data.get("past", []), f"{where}.past"))
     )
-    return GameRecord(n, rules, dealer, tuple(actions), start=start, past=past)
+    return GameRecord(n, rules, dealer, tuple(actions), start=start, past=past, tags=tags)
 
 
 # ------------------------------------------------------------------------ state

@@ -23,6 +23,7 @@ from ..bots.base import Bot
 from ..bots.registry import make_bot
 from ..engine import Engine
 from ..events import describe
+from ..records import MAX_TAG_CHARS
 from ..rules import Rules
 from ..state import GameState, new_game
 from .schedule import GameSpec
@@ -262,8 +263,40 @@ def _play(setup: ArenaSetup, spec: GameSpec, bots: list[Bot]) -> GameResult:
         decision_seconds=tuple(seconds),
         decisions=tuple(len(seat_times) for seat_times in times),
         decision_ms=tuple(tuple(seat_times) for seat_times in times),
-        record=state.record().to_text() if setup.keep_records else None,
+        record=_record_text(setup, spec, state, winners, losers, forfeit, capped)
+        if setup.keep_records
+        else None,
     )
+
+
+def _tag_value(text: str) -> str:
+    """A text as a record tag's value: one line, no ``#`` (a comment in the text form)."""
+    return " ".join(text.replace("#", "%23").split())[:MAX_TAG_CHARS]
+
+
+def _record_text(
+    setup: ArenaSetup,
+    spec: GameSpec,
+    state: GameState,
+    winners: tuple[int, ...],
+    losers: tuple[int, ...],
+    forfeit: int | None,
+    capped: bool,
+) -> str:
+    """The game's text record, its tags naming the arena, the game and each seat's bot."""
+    ends = f"winners {' '.join(map(str, winners))}; losers {' '.join(map(str, losers))}"
+    if forfeit is not None:
+        ends = f"seat {forfeit} forfeits; {ends}"
+    elif capped:
+        ends = f"adjudicated after {setup.max_deals} deals; {ends}"
+    tags = {
+        "event": f"bohmisch_watten arena, seed {setup.seed}",
+        "round": str(spec.index),
+        "board": str(spec.board),
+        **{f"seat{s}": _tag_value(setup.bots[c]) for s, c in enumerate(spec.seating)},
+        "result": _tag_value(ends),
+    }
+    return state.record().with_tags(tags).to_text()
 
 
 def play_games(setup: ArenaSetup, specs: Sequence[GameSpec]) -> list[GameResult]:
