@@ -149,6 +149,7 @@ def _documents() -> dict[str, str]:
         "GameRecord.from_text": state.record().to_text(),
         "GameState.from_json": state.to_json(),
         "Position.parse": str(Position.start(2)),
+        "read_records": state.record().to_text(),
     }
 
 

@@ -586,8 +586,8 @@ def read_records(
     [(2, '2'), (3, '3')]
 
     Raises:
-        FormatError: for a file over the limit or of the wrong type, or (while
-            iterating) a bad record: ``"record 2: line 57: …"``.
+        FormatError: for a file over the limit, of the wrong type or without any record
+            (at the call), or a bad record (while iterating): ``"record 2: line 57: …"``.
     """
     text: object
     if isinstance(source, os.PathLike):
@@ -599,11 +599,14 @@ def read_records(
         text = source.read(max_chars + 1)
     else:
         raise FormatError(f"read_records: expected a text, a path or a file, got {source!r:.40}")
-    return _read_chunks(check_text(text, "a file of records", max_chars))
+    chunks = list(_chunks(check_text(text, "a file of records", max_chars)))
+    if not chunks:
+        raise FormatError("read_records: no record in the file (only blank lines or comments)")
+    return _read_chunks(chunks)
 
 
-def _read_chunks(text: str) -> Iterator[GameRecord]:
-    for count, (first_line, chunk) in enumerate(_chunks(text), 1):
+def _read_chunks(chunks: list[tuple[int, str]]) -> Iterator[GameRecord]:
+    for count, (first_line, chunk) in enumerate(chunks, 1):
         try:
             yield _from_text(chunk, len(chunk) + 1, first_line)
         except FormatError as error:

@@ -33,7 +33,6 @@ from ._checks import check_int, check_rng
 from ._construct import build_state
 from ._history import deal_actions, deal_nodes, exchange_action, last_shuffle
 from ._layout import final_position
-from ._limits import MAX_DOCUMENT_CHARS
 from ._sampling import DealInfo, Plan
 from .actions import Action, Shuffle
 from .cards import DECK, Card
@@ -68,7 +67,7 @@ def _cut_public(cut: tuple[tuple[int, int, bool], ...], player: int) -> tuple[Cu
 class PlayerView(DealFacts):
     """What seat ``player`` may know at one moment of the game (R13, R23); immutable.
 
-    Get one with :meth:`GameState.view` (or read one with :meth:`from_json`); it is not
+    Get one with :meth:`GameState.view` (or read one with ``from_json``); it is not
     built by hand: its fields are the engine's compact form (cards as indices, sets of
     cards as bitmasks), private, so its signature shows none of them and the
     properties return :class:`Card` objects.  Two states that differ only in cards this
@@ -375,23 +374,13 @@ class PlayerView(DealFacts):
     def to_json(self, *, indent: int | None = None) -> str:
         """This view as a JSON document, like :meth:`GameState.to_json` for a state.
 
-        :meth:`from_json` (or :func:`bohmisch_watten.from_json`) reads it back to an
-        equal view; it holds only what this seat may know.
+        :func:`bohmisch_watten.from_json` (or
+        :func:`~bohmisch_watten.serialization.view_from_json`) reads it back to an equal
+        view, checking every field; it holds only what this seat may know.
         """
         from .serialization import to_json  # the writer sits next to its reader
 
         return to_json(self, indent=indent)
-
-    @staticmethod
-    def from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> PlayerView:
-        """Read a view document written by :meth:`to_json`, checking every field.
-
-        Raises:
-            FormatError: for anything but a valid view document (with its location).
-        """
-        from .serialization import view_from_json  # the reader of view documents
-
-        return view_from_json(text, max_chars=max_chars)
 
     # ----------------------------------------------------------------- sampling
 
