@@ -150,6 +150,8 @@ def _documents() -> dict[str, str]:
         "GameState.from_json": state.to_json(),
         "Position.parse": str(Position.start(2)),
         "read_records": state.record().to_text(),
+        "GameState.from_text": state.to_text(),
+        "state_from_text": state.to_text(),
     }
 
 

@@ -506,6 +506,26 @@ class GameState(DealFacts):
 
         return to_json(self, indent=indent)
 
+    def to_text(self) -> str:
+        """This state on one line, like a chess FEN: hands, stock, trump card, cut,
+        exchanges, tricks (see :mod:`bohmisch_watten.state_text`); :meth:`from_text`
+        reads it back."""
+        from .state_text import state_to_text
+
+        return state_to_text(self)
+
+    @staticmethod
+    def from_text(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameState:
+        """Read the one-line text of :meth:`to_text`, checking it by playing it.
+
+        Raises:
+            FormatError: for anything but the text of a possible state, with the field
+                and the rule.
+        """
+        from .state_text import state_from_text
+
+        return state_from_text(text, max_chars=max_chars)
+
     @staticmethod
     def from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameState:
         """Read a state document written by :meth:`to_json`, checking it by replay.

@@ -371,6 +371,17 @@ class PlayerView(DealFacts):
 
         return view_to_dict(self)
 
+    def to_text(self) -> str:
+        """What this seat knows on one line, ``?`` for every card it cannot know.
+
+        The format of :meth:`GameState.to_text <bohmisch_watten.GameState.to_text>`
+        (see :mod:`bohmisch_watten.state_text`), without the pack: for bug reports and
+        puzzles told from one seat.
+        """
+        from .state_text import view_to_text
+
+        return view_to_text(self)
+
     def to_json(self, *, indent: int | None = None) -> str:
         """This view as a JSON document, like :meth:`GameState.to_json` for a state.
 
