@@ -49,7 +49,9 @@ from .summary import DealSummary, Trick
 from .tricks import card_strength
 from .views import PlayerView, PublicDeal
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+"""The release, written only here: the build (``[tool.hatch.version]``), the docs and
+the changelog's newest release section read or match it."""
 
 __all__ = [
     "ACTION_TABLE_VERSION",
