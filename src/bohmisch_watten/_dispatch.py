@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ._effects import deal_cards, exchange, fold, play, score, shuffle, take_or_leave, wrong_phase
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
-from .errors import FormatError, IllegalActionError
-from .notation import parse_action
+from .errors import IllegalActionError
 from .phase import Phase
 from .phases import AUTO_TRIGGERS, DECIDERS, Decider
 from .turns import seat_may_act, turn_message
@@ -52,20 +51,8 @@ _AUTO: Final[dict[Phase, tuple[Decider, _AutoEffect]]] = {
 """The automatic triggers by phase: the compiled machine's entry and the effect."""
 
 
-def _parse_text(text: str) -> Action:
-    """The action a text names (``"play G8"``); an unreadable one is an illegal action."""
-    try:
-        return parse_action(text)
-    except FormatError as error:
-        raise IllegalActionError(str(error)) from error
-
-
-def apply(state: GameState, action: Action | str, *, seat: int | None = None) -> GameState:
+def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
     """The state after ``action``; this state is unchanged.
-
-    ``action`` may also be written in action notation (``"play G8"``, ``"exchange S9
-    +trump"``, ``"fold"``; see :func:`~bohmisch_watten.parse_action`), like
-    python-chess's ``push_san``: the text is parsed, then applied as the action it names.
 
     ``seat`` is who sends the action.  A server relaying players' actions passes it,
     so that an action from a seat that is not to act (or from any seat at a chance
@@ -80,7 +67,7 @@ def apply(state: GameState, action: Action | str, *, seat: int | None = None) ->
     Raises:
         IllegalActionError: for anything not in :meth:`legal_actions` (at a chance
             node: anything but a :class:`Shuffle` of the 32 cards), naming the rule;
-            for a ``seat`` that is not to act; for a text that is no action notation.
+            for a ``seat`` that is not to act.
         TypeError: naming ``seat`` if it is neither None nor an int.
         ValueError: naming ``seat`` if it is not a seat of this game.
 
@@ -103,15 +90,11 @@ def apply(state: GameState, action: Action | str, *, seat: int | None = None) ->
         ... except IllegalActionError as error:
         ...     print(error)
         R18: it is seat 0's turn, not seat 1's
-        >>> after.apply("exchange G8", seat=0).exchanged
-        (1, 2)
     """
     if seat is not None and not seat_may_act(seat, state.current_player, state.num_players):
         raise IllegalActionError(turn_message(state.phase, state.current_player, seat))
     steps = _STEPS.get(type(action))
     if steps is None:
-        if isinstance(action, str):  # action notation, "play G8": off the hot path
-            return apply(state, _parse_text(action), seat=seat)
         raise IllegalActionError(
             f"not an action: {action!r:.60} ({type(action).__name__}); expected "
             "Shuffle, TakeCritical, LeaveCritical, Fold, Exchange or PlayCard"

@@ -38,8 +38,9 @@ from ._limits import MAX_DOCUMENT_CHARS
 from .actions import Action, Shuffle
 from .cards import DECK, Card
 from .display import render_state
-from .errors import IllegalActionError
+from .errors import FormatError, IllegalActionError
 from .facts import DealFacts, DealFields, DealScore, GameFields
+from .notation import parse_action
 from .phase import Phase
 from .position import Position
 from .rules import Rules
@@ -429,6 +430,32 @@ class GameState(DealFacts):
     fold_forbidden_by = _legal.fold_forbidden_by
     is_legal = _legal.is_legal
     apply = _dispatch.apply
+
+    def apply_text(self, text: str, *, seat: int | None = None) -> GameState:
+        """:meth:`apply` for an action in notation: ``state.apply_text("play G8")``.
+
+        Like python-chess's ``push_san`` beside ``push``: the text is parsed by
+        :func:`~bohmisch_watten.parse_action` (``"exchange S9 +trump"``, ``"fold"``, any
+        case) and applied as the action it names.  :meth:`apply` itself takes action
+        objects only, so that it accepts exactly :meth:`legal_actions`.
+
+        Raises:
+            IllegalActionError: for a text that is no action notation, and for
+                everything :meth:`apply` refuses, naming the rule.
+            TypeError: naming ``seat`` if it is neither None nor an int.
+            ValueError: naming ``seat`` if it is not a seat of this game.
+
+        Example:
+            >>> from bohmisch_watten import DECK, Shuffle, new_game
+            >>> state = new_game(2).apply(Shuffle(DECK)).apply_text("exchange E8 G7")
+            >>> state.apply_text("exchange G8", seat=0).exchanged
+            (1, 2)
+        """
+        try:
+            action = parse_action(text)
+        except FormatError as error:  # the notation is wrong: as illegal as a wrong card
+            raise IllegalActionError(str(error)) from error
+        return _dispatch.apply(self, action, seat=seat)
 
     def sample_chance(self, rng: random.Random) -> Shuffle:
         """A uniformly random :class:`Shuffle` drawn from the caller's generator (R11).
