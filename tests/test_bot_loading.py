@@ -58,6 +58,28 @@ class PlainBot:
 """
 
 
+TYPED = """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections import OrderedDict
+
+
+class Base:
+    def __init__(self, depth: int = 1, note: str | None = None, table: OrderedDict = None):
+        self.depth, self.note = depth, note
+
+    def choose(self, view, rng):
+        return view.legal_actions()[0]
+
+
+class Inherited(Base):
+    pass
+"""
+
+
 @pytest.fixture
 def mybot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``mybot.py`` in the working directory, importable as a module too."""
@@ -65,6 +87,7 @@ def mybot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path.write_text(textwrap.dedent(MYBOT), encoding="utf-8")
     (tmp_path / "brokenbot.py").write_text("import numpyy\n", encoding="utf-8")
     (tmp_path / "badfile.py").write_text("1 / 0\n", encoding="utf-8")
+    (tmp_path / "typedbot.py").write_text(TYPED, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     return path
@@ -181,3 +204,15 @@ def test_the_arena_measures_a_bot_from_a_file(
     assert "mybot.py:CountingBot" in capsys.readouterr().out
     assert main([*argv[:4], "./mybot.py:CountingBot:fold_below=x,random", *argv[5:]]) == 2
     assert "fold_below='x' must be an int" in capsys.readouterr().err
+
+
+def test_annotations_only_for_type_checking_and_inherited_constructors(mybot: Path) -> None:
+    bot = make_bot("typedbot.Inherited:depth=4:note=none:table=x")
+    assert (bot.depth, bot.note) == (4, None)  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match=r"depth='deep' must be an int \(the constructor says"):
+        make_bot("typedbot.Inherited:depth=deep")
+    assert make_bot("typedbot.Base:note=x").note == "x"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="importing module 'badfile' failed: ZeroDivisionError"):
+        make_bot("badfile.Bot")
+    with pytest.raises(ValueError, match="a dotted class path is package.module.Class"):
+        make_bot("mybot.")

@@ -7,7 +7,16 @@ import re
 
 import pytest
 
-from bohmisch_watten import MAX_DOCUMENT_CHARS, FormatError, GameState, Phase, Position, Rules
+from bohmisch_watten import (
+    MAX_DOCUMENT_CHARS,
+    Fold,
+    FormatError,
+    GameState,
+    Phase,
+    Position,
+    Rules,
+    new_game,
+)
 from bohmisch_watten.state_text import state_from_text, state_to_text, view_to_text
 
 from helpers import random_game
@@ -150,3 +159,45 @@ def test_the_cut_ritual_round_trips() -> None:
         if found == 3:
             break
     assert found == 3
+
+
+@pytest.mark.rule("R18")
+def test_a_fold_round_trips_and_reads_f() -> None:
+    rng = random.Random(3)
+    state, folded = new_game(3), None
+    while folded is None or folded.phase is not Phase.PLAY:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        state = state.apply(Fold() if Fold() in legal and folded is None else rng.choice(legal))
+        if any(state.folded):
+            folded = state
+    text = folded.to_text()
+    assert re.search(r" ex=(\S*/)?F(/|\s)", text)
+    assert GameState.from_text(text).to_text() == text
+    assert " ex=" in folded.view(1).to_text()
+
+
+def test_more_bad_texts() -> None:
+    state = next(s for s in STATES if s.phase is Phase.PLAY and s.tricks and s.deal_number == 1)
+    text = state.to_text()
+    ex = text.split(" ex=")[1].split()[0].split("/")
+    cases = [
+        (re.sub(r" pack=\S+", "", text), "needs its pack="),
+        (_edit(text, "ex", "/".join(ex[:-1])), "ex: expected"),
+        (_edit(text, "trick", "1:"), "a play needs a card"),
+        (_edit(text, "trick", "x"), "expected seat:card plays"),
+        (_edit(text, "pack", "EA"), "pack: "),
+        (text.replace(" play ", " exchange ", 1), "phase exchange has no field|decisions lead"),
+        ("p2/d0/n1/s0.5/f00/default deal", "already end the game"),
+    ]
+    order = ex[:]
+    dealer = state.dealer
+    forehand = (dealer + 1) % state.num_players
+    order[forehand], order[dealer] = order[dealer], order[forehand]
+    if order != ex:
+        cases.append((_edit(text, "ex", "/".join(order)), "ex seat"))
+    for bad, message in cases:
+        with pytest.raises(FormatError, match=message):
+            GameState.from_text(bad)
