@@ -64,7 +64,7 @@ _PLAY_SINGLES: Final = tuple(tuple((pair,) for pair in pairs) for pairs in _PLAY
 _new_tuple: Final = tuple.__new__
 """``_new_tuple(DealFields, (...))`` builds a named tuple without its Python ``__new__``."""
 _LEFT: Final = tuple(tuple(left_of(seat, n) for seat in range(n)) for n in range(5))
-"""``_LEFT[n][seat]`` is ``left_of(seat, n)``: a table for the card played, the hot path."""
+"""``_LEFT[n][seat]`` is ``left_of(seat, n)``: a table, for the hot paths."""
 
 _WHERE: Final = {
     "shuffle": ("R11", "at a chance node (phase DEAL)"),
@@ -85,18 +85,11 @@ def wrong_phase(state: GameState, trigger: str, action: object) -> str:
     return f"{rule}: {name} is only possible {where}; the phase is {state.phase.name}"
 
 
-def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    """``values`` with ``values[seat]`` replaced: the cheapest copy for a few seats."""
-    copy = list(values)
-    copy[seat] = value
-    return tuple(copy)
-
-
 def _next_active(folded: tuple[bool, ...], seat: int) -> int:
-    n = len(folded)
-    seat = left_of(seat, n)
+    left = _LEFT[len(folded)]
+    seat = left[seat]
     while folded[seat]:
-        seat = left_of(seat, n)
+        seat = left[seat]
     return seat
 
 
@@ -207,11 +200,14 @@ def fold(state: GameState, action: Fold, decide: Decider) -> GameState:
     seat = state.current_player
     assert seat is not None  # only the shuffle is chance (R11)
     deal = state.deal_fields
-    folded = tuple(f or s == seat for s, f in enumerate(deal.folded))
+    folded = list(deal.folded)
+    folded[seat] = True
     return make(
-        dest, left_of(seat, state.game_fields.num_players), state.hand_masks, (), (),
-        state.tricks_won,
-        DealFields(deal.pack, deal.trump, False, folded, deal.exchanged, deal.discards, deal.cut),
+        dest, _LEFT[len(folded)][seat], state.hand_masks, (), (), state.tricks_won,
+        _new_tuple(
+            DealFields,
+            (deal.pack, deal.trump, False, tuple(folded), deal.exchanged, deal.discards, deal.cut),
+        ),
         state.game_fields, 0, (state.history_node, seat, action),
     )  # fmt: skip
 
@@ -265,7 +261,7 @@ def exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         hand |= 1 << i
     if take:
         hand |= 1 << deal.trump
-    hands = list(state.hand_masks)  # _replace() inlined, three times: once per decision
+    hands = list(state.hand_masks)  # copied and changed in place: the cheapest copy
     hands[seat] = hand
     exchanged = list(deal.exchanged)
     exchanged[seat] = size
@@ -305,7 +301,7 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         )  # fmt: skip
     dest = decide(state, action)
     assert dest is not None
-    copy = list(state.hand_masks)  # _replace() inlined: this is the hottest path
+    copy = list(state.hand_masks)  # copied and changed in place: this is the hottest path
     copy[seat] &= ~(1 << card)
     hands = tuple(copy)
     trick = state.trick_plays + _PLAY_SINGLES[seat][card]
@@ -317,7 +313,9 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     if dest is _SCORE or len(trick) == folded.count(False):
         winner = best_play(trick, deal.trump >> 3)[0]
         tricks = (*tricks, (trick, winner))
-        won = _replace(won, winner, won[winner] + 1)
+        counts = list(won)
+        counts[winner] += 1
+        won = tuple(counts)
         trick = ()
         if dest is _SCORE:
             nxt: int | None = None
