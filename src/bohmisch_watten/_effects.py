@@ -4,10 +4,11 @@ Each effect checks its action against the rules, asks the compiled phase machine
 the destination (``decide``) and builds the one new state with
 :func:`~bohmisch_watten._construct.make`.  Positional construction is deliberate: it is
 the cheapest way to make a frozen instance.  Where the machine's guard has already
-worked something out, the effect uses its conclusion: the play that completes the
-deal (``dest is SCORE``) is known to complete its trick, and the scoring reads the
-:class:`~bohmisch_watten.facts.DealScore` the guard ``game_ends`` computed and kept
-on the state.
+worked something out, the effect uses its conclusion instead of testing it again: in
+the fifth trick, whether the card completes it is the guard ``completes_deal``'s answer
+(``dest is SCORE``); the exchange's next seat follows ``dealer_decides`` (``dest is
+PLAY``); and the scoring reads the :class:`~bohmisch_watten.facts.DealScore` the guard
+``game_ends`` computed and kept on the state.
 
 The explainers (``*_problem``, :func:`wrong_phase`) run on the error path only, so they
 favour clarity over speed.
@@ -308,9 +309,11 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     tricks, won = state.played_tricks, state.tricks_won
     deal = state.deal_fields
     folded = deal.folded
-    # The guard completes_deal decided the fifth trick (dest SCORE); the others complete
-    # when every active player has played to them (R24, R27).
-    if dest is _SCORE or len(trick) == folded.count(False):
+    # Whether this card completes its trick.  In the fifth trick the guard completes_deal
+    # has decided it (dest SCORE, or not): its answer is taken, not worked out again.
+    # Before it the guard had nothing to decide, and a trick is complete when every
+    # active player has played to it (R24, R27).
+    if dest is _SCORE or (len(tricks) < 4 and len(trick) == folded.count(False)):
         winner = best_play(trick, deal.trump >> 3)[0]
         tricks = (*tricks, (trick, winner))
         counts = list(won)
