@@ -104,7 +104,7 @@ def test_the_play_takes_the_guards_answer_in_the_fifth_trick() -> None:
     state, action = _last_card_of_a_deal()
     asked: list[object] = []
 
-    def decide(before: GameState, played: object) -> Phase:
+    def decide(before: GameState, played: object) -> Phase | None:
         asked.append(played)
         return DECIDERS[(Phase.PLAY, "play")](before, played)
 
