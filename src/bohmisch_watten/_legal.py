@@ -139,9 +139,10 @@ def _exchange_actions(state: GameState) -> tuple[Action, ...]:
     game = state.game_fields
     hand = state.hand_masks[seat]
     if seat == game.dealer:  # R19: the dealer plays and may take the trump card
-        return exchange_options(hand, min(game.rules.dealer_stock_limit, stock), True)
-    plain = exchange_options(hand, min(STOCK_LIMIT, stock), False)
-    if fold_forbidden_by(state) is None:  # R18, R21
+        limit = game.rules.dealer_stock_limit
+        return exchange_options(hand, limit if limit < stock else stock, True)
+    plain = exchange_options(hand, STOCK_LIMIT if stock > STOCK_LIMIT else stock, False)
+    if _fold_rule(state, seat) is None:  # R18, R21
         return (FOLD, *plain)
     return plain
 
@@ -155,27 +156,50 @@ def fold_forbidden_by(state: GameState, seat: int | None = None) -> str | None:
         seat = state.current_player
     if seat is None or state.phase is not _EXCHANGE:
         return "R18: nobody is deciding whether to fold now"
-    game = state.game_fields  # read once: this runs at every exchange decision
-    if game.deal_number == 1:
+    rule = _fold_rule(state, seat)
+    if rule is None:
+        return None
+    game = state.game_fields
+    if rule == "R21.1":
         return "R21.1: nobody may fold in the first deal of the game"
-    deal = state.deal_fields
-    if deal.trump >> 3 == _HEARTS:
+    if rule == "R21.2":
         return "R21.2: nobody may fold when Hearts are trumps"
-    score = game.scores[seat]
-    if score <= game.rules.min_fold_score:
+    if rule == "R21.3":
         return (
             f"R21.3: seat {seat} may not fold with {game.rules.min_fold_score} points"
-            f" or fewer (has {score})"
+            f" or fewer (has {game.scores[seat]})"
         )
-    if state.previous_folds[seat]:
+    if rule == "R21.4":
         return f"R21.4: seat {seat} folded in the previous deal"
-    if seat == game.dealer:
+    if rule == "R21.5":
         return "R21.5: the dealer must play"
+    return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
+
+
+def _fold_rule(state: GameState, seat: int) -> str | None:
+    """The first condition of R21 that forbids ``seat`` to fold in this exchange, or None.
+
+    Only the rule's number, so that the legal actions, asked at every exchange decision,
+    do not format a message; :func:`fold_forbidden_by` words it.
+    """
+    game = state.game_fields  # read once: this runs at every exchange decision
+    if game.deal_number == 1:
+        return "R21.1"
+    deal = state.deal_fields
+    if deal.trump >> 3 == _HEARTS:
+        return "R21.2"
+    if game.scores[seat] <= game.rules.min_fold_score:
+        return "R21.3"
+    if state.previous_folds[seat]:
+        return "R21.4"
+    dealer = game.dealer
+    if seat == dealer:
+        return "R21.5"
     n = game.num_players
-    if seat == right_of(game.dealer, n) and all(
-        deal.folded[s] for s in range(n) if s not in (seat, game.dealer)
+    if seat == right_of(dealer, n) and all(
+        deal.folded[s] for s in range(n) if s not in (seat, dealer)
     ):
-        return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
+        return "R21.6"
     return None
 
 
