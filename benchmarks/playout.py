@@ -20,8 +20,12 @@ also measures, in the same process, OpenSpiel's C++ Hearts (``pyspiel.load_game
 state.is_chance_node(): action = rng.choices(outcomes, probabilities)[0] else: action =
 rng.choice(state.legal_actions())`` — once with ``state = state.child(action)`` (value
 semantics, like ours) and once with ``state.apply_action(action)`` (mutation).  The
-three loops take turns in ``--rounds`` short rounds (the machine may be shared) and each
-figure is the median of its rounds.
+three loops take turns in ``--rounds`` short rounds (the machine may be shared): each
+rate is the median of its rounds, and each ratio the median of the ratios measured
+round by round (ours against the Hearts loops of the same round), with their range, so
+that a change of the machine's load between rounds does not skew it.  ``--clock cpu``
+counts the process's CPU time instead of the wall clock (``time.process_time``): on a
+machine shared with other work it leaves out the time the process waited for a core.
 
 The 0.3 loop differed from the README's in two ways: it tested ``state.phase`` against
 the enum instead of reading ``is_terminal`` and ``is_chance_node``, and it started a
@@ -42,8 +46,12 @@ import time
 
 from bohmisch_watten import Rules, new_game
 
+_CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
-def playout(num_players: int, seconds: float, seed: int, rules: Rules) -> tuple[int, int, float]:
+
+def playout(
+    num_players: int, seconds: float, seed: int, rules: Rules, clock: str = "wall"
+) -> tuple[int, int, float]:
     """Games by the README's loop for about ``seconds``: (decisions, games finished, elapsed).
 
     The clock is read at each chance node (once a deal): a random game can go on for
@@ -51,16 +59,16 @@ def playout(num_players: int, seconds: float, seed: int, rules: Rules) -> tuple[
     could take minutes; the game in progress at the deadline is left unfinished.
     """
     rng = random.Random(seed)
-    clock = time.perf_counter
+    read = _CLOCKS[clock]
     decisions = games = 0
-    start = clock()
+    start = read()
     deadline = start + seconds
     while True:
         state = new_game(num_players, rules=rules)
         while not state.is_terminal:
             if state.is_chance_node:
-                if clock() >= deadline:
-                    return decisions, games, clock() - start
+                if read() >= deadline:
+                    return decisions, games, read() - start
                 state = state.apply(state.sample_chance(rng))
             else:
                 state = state.apply(rng.choice(state.legal_actions()))
@@ -68,16 +76,17 @@ def playout(num_players: int, seconds: float, seed: int, rules: Rules) -> tuple[
         games += 1
 
 
-def hearts(seconds: float, seed: int, *, child: bool) -> tuple[int, float]:
+def hearts(seconds: float, seed: int, *, child: bool, clock: str = "wall") -> tuple[int, float]:
     """OpenSpiel's Hearts by the same loop; return (decisions, elapsed)."""
     import pyspiel  # type: ignore[import-not-found]  # optional: only for --compare
 
     game = pyspiel.load_game("hearts")
     rng = random.Random(seed)
+    read = _CLOCKS[clock]
     decisions = 0
-    start = time.perf_counter()
+    start = read()
     deadline = start + seconds
-    while time.perf_counter() < deadline:  # the clock is read once per game
+    while read() < deadline:  # the clock is read once per game
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -90,33 +99,37 @@ def hearts(seconds: float, seed: int, *, child: bool) -> tuple[int, float]:
                 state = state.child(action)
             else:
                 state.apply_action(action)
-    return decisions, time.perf_counter() - start
+    return decisions, read() - start
 
 
-def compare(seconds: float, seed: int, rounds: int) -> dict[str, float]:
+def compare(seconds: float, seed: int, rounds: int, clock: str = "wall") -> dict[str, float]:
     """Print ours (4 players) beside Hearts with child and with apply_action, same run.
 
-    Returns the three median rates, decisions per second, by ``ours``, ``child``, ``apply``.
+    The three loops take turns, round by round, in an order that rotates, so that none
+    always runs first.  Returns the three median rates, decisions per second, by
+    ``ours``, ``child``, ``apply``, and the median ratios by ``ours/child`` and
+    ``ours/apply``.
     """
     slice_ = seconds / rounds
     rates: dict[str, list[float]] = {"ours": [], "child": [], "apply": []}
+    loops = ("ours", "child", "apply")
     for r in range(rounds):
-        decisions, _, elapsed = playout(4, slice_, seed + r, Rules())
-        rates["ours"].append(decisions / elapsed)
-        for key, use_child in (("child", True), ("apply", False)):
-            done, spent = hearts(slice_, seed + r, child=use_child)
-            rates[key].append(done / spent)
-    medians = {key: statistics.median(values) for key, values in rates.items()}
-    ours = medians["ours"]
-    rows = [
-        ("bohmisch_watten, 4 players, apply()", ours),
-        ("OpenSpiel Hearts, child()", medians["child"]),
-        ("OpenSpiel Hearts, apply_action()", medians["apply"]),
-    ]
-    print(f"{'':<36} {'decisions/s':>12} {'ours / this':>12}")
-    for label, rate in rows:
-        print(f"{label:<36} {rate:>12,.0f} {ours / rate:>11.2f}x")
-    return medians
+        for key in loops[r % 3 :] + loops[: r % 3]:
+            if key == "ours":
+                decisions, _, elapsed = playout(4, slice_, seed + r, Rules(), clock)
+            else:
+                decisions, elapsed = hearts(slice_, seed + r, child=key == "child", clock=clock)
+            rates[key].append(decisions / elapsed)
+    result = {key: statistics.median(values) for key, values in rates.items()}
+    print(f"{'':<36} {'decisions/s':>12} {'ours / this':>12}  {'round by round':>14}")
+    print(f"{'bohmisch_watten, 4 players, apply()':<36} {result['ours']:>12,.0f}")
+    for key, label in (("child", "child()"), ("apply", "apply_action()")):
+        ratios = [a / b for a, b in zip(rates["ours"], rates[key], strict=True)]
+        result[f"ours/{key}"] = ratio = statistics.median(ratios)
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+        name = f"OpenSpiel Hearts, {label}"
+        print(f"{name:<36} {result[key]:>12,.0f} {ratio:>11.2f}x  {spread:>14}")
+    return result
 
 
 def main() -> None:
@@ -128,13 +141,16 @@ def main() -> None:
     parser.add_argument(
         "--compare", action="store_true", help="also OpenSpiel's Hearts (needs open_spiel)"
     )
+    parser.add_argument(
+        "--clock", choices=sorted(_CLOCKS), default="wall", help="wall time or CPU time"
+    )
     args = parser.parse_args()
     if args.compare:
-        compare(args.seconds, args.seed, args.rounds)
+        compare(args.seconds, args.seed, args.rounds, args.clock)
         return
     print(f"{'players':>7} {'decisions/s':>12} {'games':>6} {'decisions':>10}")
     for n in args.players:
-        decisions, games, elapsed = playout(n, args.seconds, args.seed, Rules())
+        decisions, games, elapsed = playout(n, args.seconds, args.seed, Rules(), args.clock)
         print(f"{n:>7} {decisions / elapsed:>12,.0f} {games:>6,} {decisions:>10,}")
 
 

@@ -2,9 +2,10 @@
 
 ``apply()`` makes states with a private constructor that fills the slots directly,
 lists exchanges from tables indexed by cards, and asks ``game_result`` with a shortcut
-for the common "nobody reached the goal"; each is checked here against the simple way:
-attrs' own ``__init__``, the subsets of the hand enumerated by ``itertools``, and the
-goal rule seat by seat.
+for the common "nobody reached the goal"; ``sample_chance`` shuffles by its own copy of
+``random.Random.shuffle``.  Each is checked here against the simple way: attrs' own
+``__init__``, the subsets of the hand enumerated by ``itertools``, the goal rule seat by
+seat, and the standard library's shuffle.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import random
 import attrs
 import pytest
 
-from bohmisch_watten import GameState, Phase, Position
+from bohmisch_watten import DECK, GameState, IllegalActionError, Phase, Position, Shuffle, new_game
+from bohmisch_watten._legal import pack_indices
 from bohmisch_watten.actions import EXCHANGES, EXCHANGES_WITH_TRUMP
 from bohmisch_watten.exchange_options import exchange_options
 from bohmisch_watten.scoring import game_result, reached_goal
@@ -87,3 +89,42 @@ def test_game_result_answers_nobody_reached_the_goal_as_the_rule_says() -> None:
                 assert (winners, losers) == ((), ())
             else:
                 assert winners or (all(reached) and scores[0] == scores[1])
+
+
+def test_sample_chance_shuffles_as_random_shuffle_does() -> None:
+    """The same pack and the same generator state after it, seed by seed (R11)."""
+    start = new_game(3)
+    for seed in range(200):
+        ours, reference = random.Random(seed), random.Random(seed)
+        pack = list(DECK)
+        reference.shuffle(pack)
+        drawn = start.sample_chance(ours)
+        assert type(drawn) is Shuffle
+        assert drawn == Shuffle(pack)
+        assert ours.getstate() == reference.getstate()
+        assert pack_indices(drawn.pack) == tuple(card.index for card in pack)
+
+
+class _Reversing(random.Random):
+    """A generator with a shuffle of its own: ``sample_chance`` must use it."""
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        x.reverse()
+
+
+def test_sample_chance_uses_a_subclass_shuffle() -> None:
+    assert new_game(2).sample_chance(_Reversing(1)) == Shuffle(DECK[::-1])
+
+
+def test_a_drawn_pack_is_trusted_only_by_identity() -> None:
+    """Only the very tuple drawn skips the check; an equal or a broken pack is checked."""
+    start = new_game(2)
+    drawn = start.sample_chance(random.Random(3))
+    assert pack_indices(drawn.pack) is pack_indices(drawn.pack)  # the kept indices
+    copied = drawn.pack[:16] + drawn.pack[16:]
+    assert copied is not drawn.pack
+    assert pack_indices(copied) == pack_indices(drawn.pack)
+    assert pack_indices(drawn.pack[:-1] + drawn.pack[:1]) is None  # a card twice
+    assert start.apply(Shuffle(drawn.pack)) == start.apply(drawn)
+    with pytest.raises(IllegalActionError, match="R11"):
+        start.apply(Shuffle(drawn.pack[:-1] + drawn.pack[:1]))

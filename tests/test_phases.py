@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable
 
 import pytest
 
-from bohmisch_watten import Phase
+from bohmisch_watten import GameState, Phase, PlayCard, new_game
+from bohmisch_watten._effects import play
 from bohmisch_watten.phases import (
     DECIDERS,
     GUARDS,
@@ -81,3 +83,35 @@ def test_guards_are_named_pure_functions() -> None:
 
 def test_deciders_cover_the_table() -> None:
     assert set(DECIDERS) == set(TABLE)
+
+
+def _last_card_of_a_deal() -> tuple[GameState, PlayCard]:
+    """A state whose next card completes the fifth trick, and that card."""
+    rng = random.Random(2)
+    state = new_game(3)
+    while not (state.phase is Phase.PLAY and state.tricks_completed == 4):
+        actions = state.legal_actions()
+        state = state.apply(rng.choice(actions) if actions else state.sample_chance(rng))
+    while state.cards_in_trick + 1 < state.folded.count(False):
+        state = state.apply(state.legal_actions()[0])
+    action = state.legal_actions()[0]
+    assert isinstance(action, PlayCard)
+    return state, action
+
+
+def test_the_play_takes_the_guards_answer_in_the_fifth_trick() -> None:
+    """The guards decide once: the effect follows the machine, it does not test again."""
+    state, action = _last_card_of_a_deal()
+    asked: list[object] = []
+
+    def decide(before: GameState, played: object) -> Phase | None:
+        asked.append(played)
+        return DECIDERS[(Phase.PLAY, "play")](before, played)
+
+    done = play(state, action, decide)
+    assert asked == [action]
+    assert done.phase is Phase.SCORE
+    assert done.tricks_completed == 5
+    overruled = play(state, action, lambda before, played: Phase.PLAY)
+    assert overruled.tricks_completed == 4  # the machine said PLAY: the trick goes on
+    assert overruled.cards_in_trick == state.cards_in_trick + 1

@@ -43,12 +43,16 @@ _STEPS: Final[dict[type, dict[Phase, tuple[_Effect, Decider]]]] = {
     for kind, (trigger, effect) in _EFFECTS.items()
 }
 """``_STEPS[action type][phase]``: the effect and the compiled machine's entry for it."""
+_PLAY: Final = Phase.PLAY
+_PLAY_STEP: Final = _STEPS[PlayCard][_PLAY]
+"""The step of the commonest action, a card played in phase PLAY: looked up once, here."""
 _AUTO_EFFECTS: Final[dict[str, _AutoEffect]] = {"deal": deal_cards, "score": score}
 _AUTO: Final[dict[Phase, tuple[Decider, _AutoEffect]]] = {
     phase: (DECIDERS[(phase, trigger)], _AUTO_EFFECTS[trigger])
     for phase, trigger in AUTO_TRIGGERS.items()
 }
 """The automatic triggers by phase: the compiled machine's entry and the effect."""
+assert _PLAY not in _AUTO  # apply() returns a state in phase PLAY without passing through
 
 
 def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
@@ -93,6 +97,11 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     """
     if seat is not None and not seat_may_act(seat, state.current_player, state.num_players):
         raise IllegalActionError(turn_message(state.phase, state.current_player, seat))
+    if type(action) is PlayCard and state.phase is _PLAY:  # the same step, found sooner
+        state = play(state, action, _PLAY_STEP[1])
+        if state.phase is _PLAY:  # no automatic trigger in phase PLAY
+            return state
+        return _pass_through(state)
     steps = _STEPS.get(type(action))
     if steps is None:
         raise IllegalActionError(
@@ -103,7 +112,11 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     if step is None:
         trigger = _EFFECTS[type(action)][0]
         raise IllegalActionError(wrong_phase(state, trigger, action))
-    state = step[0](state, action, step[1])
+    return _pass_through(step[0](state, action, step[1]))
+
+
+def _pass_through(state: GameState) -> GameState:
+    """Fire the automatic triggers while their guards allow (the cut, the scoring)."""
     auto = _AUTO.get(state.phase)
     while auto is not None:
         dest = auto[0](state, None)

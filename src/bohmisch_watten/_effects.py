@@ -4,10 +4,11 @@ Each effect checks its action against the rules, asks the compiled phase machine
 the destination (``decide``) and builds the one new state with
 :func:`~bohmisch_watten._construct.make`.  Positional construction is deliberate: it is
 the cheapest way to make a frozen instance.  Where the machine's guard has already
-worked something out, the effect uses its conclusion: the play that completes the
-deal (``dest is SCORE``) is known to complete its trick, and the scoring reads the
-:class:`~bohmisch_watten.facts.DealScore` the guard ``game_ends`` computed and kept
-on the state.
+worked something out, the effect uses its conclusion instead of testing it again: in
+the fifth trick, whether the card completes it is the guard ``completes_deal``'s answer
+(``dest is SCORE``); the exchange's next seat follows ``dealer_decides`` (``dest is
+PLAY``); and the scoring reads the :class:`~bohmisch_watten.facts.DealScore` the guard
+``game_ends`` computed and kept on the state.
 
 The explainers (``*_problem``, :func:`wrong_phase`) run on the error path only, so they
 favour clarity over speed.
@@ -15,11 +16,12 @@ favour clarity over speed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, cast
+from operator import sub as _minus
+from typing import TYPE_CHECKING, Final
 
 from ._construct import make
 from ._layout import STOCK_LIMIT, fresh_deal
-from ._legal import INDEX_OF_ID, fold_forbidden_by, pack_problem
+from ._legal import fold_forbidden_by, pack_indices, pack_problem
 from .actions import Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .cards import DECK, Suit
 from .dealing import cut_looker
@@ -60,9 +62,10 @@ _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in
 """Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
 _PLAY_SINGLES: Final = tuple(tuple((pair,) for pair in pairs) for pairs in _PLAY_PAIRS)
 """``((seat, card),)``, shared: a lead is this tuple itself, a later card one concatenation."""
+_new_tuple: Final = tuple.__new__
+"""``_new_tuple(DealFields, (...))`` builds a named tuple without its Python ``__new__``."""
 _LEFT: Final = tuple(tuple(left_of(seat, n) for seat in range(n)) for n in range(5))
-"""``_LEFT[n][seat]`` is ``left_of(seat, n)``: a table for the card played, the hot path."""
-_ALL_INDICES: Final = frozenset(range(32))
+"""``_LEFT[n][seat]`` is ``left_of(seat, n)``: a table, for the hot paths."""
 
 _WHERE: Final = {
     "shuffle": ("R11", "at a chance node (phase DEAL)"),
@@ -83,18 +86,11 @@ def wrong_phase(state: GameState, trigger: str, action: object) -> str:
     return f"{rule}: {name} is only possible {where}; the phase is {state.phase.name}"
 
 
-def _replace(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
-    """``values`` with ``values[seat]`` replaced: the cheapest copy for a few seats."""
-    copy = list(values)
-    copy[seat] = value
-    return tuple(copy)
-
-
 def _next_active(folded: tuple[bool, ...], seat: int) -> int:
-    n = len(folded)
-    seat = left_of(seat, n)
+    left = _LEFT[len(folded)]
+    seat = left[seat]
     while folded[seat]:
-        seat = left_of(seat, n)
+        seat = left[seat]
     return seat
 
 
@@ -122,10 +118,9 @@ def _first_look(
 
 def shuffle(state: GameState, action: Shuffle, decide: Decider) -> GameState:
     """R11: the pack as shuffled; the ritual's first look (R12)."""
-    found = tuple(map(INDEX_OF_ID.get, map(id, action.pack)))
-    if len(found) != 32 or set(found) != _ALL_INDICES:  # each of the 32 cards once (R11)
+    pack = pack_indices(action.pack)
+    if pack is None:  # each of the 32 cards once (R11)
         raise IllegalActionError(pack_problem(action.pack) or "R11: not a permutation")
-    pack = cast(tuple[int, ...], found)
     dest = decide(state, action)
     assert dest is not None
     cut, seat = _first_look(state, pack, ())
@@ -168,21 +163,26 @@ def deal_cards(state: GameState, dest: Phase) -> GameState:
     order = seat_order(game.dealer, game.num_players)
     hands = list(state.hand_masks)
     pos = 0
-    for seat in order:
-        take = 3 - hands[seat].bit_count()
-        for i in pack[pos : pos + take]:
-            hands[seat] |= 1 << i
-        pos += take
+    for seat in order:  # R15: 3 - k cards, k the Criticals he took in the ritual (R12)
+        hand = hands[seat]
+        if hand:
+            take = 3 - hand.bit_count()
+            for i in pack[pos : pos + take]:
+                hand |= 1 << i
+            pos += take
+        else:
+            hand = 1 << pack[pos] | 1 << pack[pos + 1] | 1 << pack[pos + 2]
+            pos += 3
+        hands[seat] = hand
     trump = pack[pos]
-    pos += 1
-    for seat in order:
-        for i in pack[pos : pos + 2]:
-            hands[seat] |= 1 << i
+    for seat in order:  # R15: then 2 cards each
+        hands[seat] |= 1 << pack[pos + 1] | 1 << pack[pos + 2]
         pos += 2
     return make(
         dest, order[0], tuple(hands), (), (), state.tricks_won,
-        DealFields(
-            pack[pos:], trump, False, deal.folded, deal.exchanged, deal.discards, deal.cut
+        _new_tuple(
+            DealFields,
+            (pack[pos + 1 :], trump, False, deal.folded, deal.exchanged, deal.discards, deal.cut),
         ),
         game, 0, state.history_node,
     )  # fmt: skip
@@ -201,11 +201,14 @@ def fold(state: GameState, action: Fold, decide: Decider) -> GameState:
     seat = state.current_player
     assert seat is not None  # only the shuffle is chance (R11)
     deal = state.deal_fields
-    folded = tuple(f or s == seat for s, f in enumerate(deal.folded))
+    folded = list(deal.folded)
+    folded[seat] = True
     return make(
-        dest, left_of(seat, state.game_fields.num_players), state.hand_masks, (), (),
-        state.tricks_won,
-        DealFields(deal.pack, deal.trump, False, folded, deal.exchanged, deal.discards, deal.cut),
+        dest, _LEFT[len(folded)][seat], state.hand_masks, (), (), state.tricks_won,
+        _new_tuple(
+            DealFields,
+            (deal.pack, deal.trump, False, tuple(folded), deal.exchanged, deal.discards, deal.cut),
+        ),
         state.game_fields, 0, (state.history_node, seat, action),
     )  # fmt: skip
 
@@ -259,19 +262,26 @@ def exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         hand |= 1 << i
     if take:
         hand |= 1 << deal.trump
-    # R24: after the dealer, forehand leads, or the first active player after him.
-    nxt = (
-        _next_active(deal.folded, game.dealer) if dest is _PLAY else left_of(seat, game.num_players)
+    hands = list(state.hand_masks)  # copied and changed in place: the cheapest copy
+    hands[seat] = hand
+    exchanged = list(deal.exchanged)
+    exchanged[seat] = size
+    discards = list(deal.discards)
+    discards[seat] |= mask
+    fields = _new_tuple(
+        DealFields,
+        (pack[draws:], deal.trump, take, deal.folded, tuple(exchanged), tuple(discards), deal.cut),
     )
-    hands = _replace(state.hand_masks, seat, hand)
+    if dest is _PLAY:  # R24: forehand leads, or the first active player after him
+        nxt = _next_active(deal.folded, game.dealer)
+        return make(
+            dest, nxt, tuple(hands), (), (), state.tricks_won, fields, game,
+            hands[nxt],  # R24: the leader may lead any card
+            (state.history_node, seat, action),
+        )  # fmt: skip
     return make(
-        dest, nxt, hands, (), (), state.tricks_won,
-        DealFields(
-            pack[draws:], deal.trump, take, deal.folded, _replace(deal.exchanged, seat, size),
-            _replace(deal.discards, seat, deal.discards[seat] | mask), deal.cut,
-        ),
-        game, hands[nxt] if dest is _PLAY else 0,  # R24: the leader may lead any card
-        (state.history_node, seat, action),
+        dest, _LEFT[game.num_players][seat], tuple(hands), (), (), state.tricks_won, fields,
+        game, 0, (state.history_node, seat, action),
     )  # fmt: skip
 
 
@@ -292,19 +302,23 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         )  # fmt: skip
     dest = decide(state, action)
     assert dest is not None
-    copy = list(state.hand_masks)  # _replace() inlined: this is the hottest path
+    copy = list(state.hand_masks)  # copied and changed in place: this is the hottest path
     copy[seat] &= ~(1 << card)
     hands = tuple(copy)
     trick = state.trick_plays + _PLAY_SINGLES[seat][card]
     tricks, won = state.played_tricks, state.tricks_won
     deal = state.deal_fields
     folded = deal.folded
-    # The guard completes_deal decided the fifth trick (dest SCORE); the others complete
-    # when every active player has played to them (R24, R27).
-    if dest is _SCORE or len(trick) == folded.count(False):
+    # Whether this card completes its trick.  In the fifth trick the guard completes_deal
+    # has decided it (dest SCORE, or not): its answer is taken, not worked out again.
+    # Before it the guard had nothing to decide, and a trick is complete when every
+    # active player has played to it (R24, R27).
+    if dest is _SCORE or (len(tricks) < 4 and len(trick) == folded.count(False)):
         winner = best_play(trick, deal.trump >> 3)[0]
         tricks = (*tricks, (trick, winner))
-        won = _replace(won, winner, won[winner] + 1)
+        counts = list(won)
+        counts[winner] += 1
+        won = tuple(counts)
         trick = ()
         if dest is _SCORE:
             nxt: int | None = None
@@ -336,30 +350,24 @@ def score(state: GameState, dest: Phase) -> GameState:
     """
     n, rules, dealer, deal_number, before, start, past = state.game_fields
     deal = state.deal_fields
-    trump_suit = deal.trump >> 3
+    trump = deal.trump
     scores = state.deal_score.scores
-    summary = DealSummary(
-        deal_number=deal_number,
-        dealer=dealer,
-        trump_card=DECK[deal.trump],
-        trump_suit=SUITS[trump_suit],
-        trump_card_taken=deal.took_trump,
-        folded=deal.folded,
-        exchanged=state.exchanged,
-        tricks=state.tricks,
-        tricks_won=state.tricks_won,
-        points=tuple([a - b for a, b in zip(scores, before, strict=True)]),
-        scores=scores,
-        doubled=trump_suit == _HEARTS and rules.hearts_double,
-        cut=tuple(
+    cut = deal.cut
+    summary = DealSummary(  # positional, in the order of its fields: cheaper than by name
+        deal_number, dealer, DECK[trump], SUITS[trump >> 3], deal.took_trump, deal.folded,
+        state.exchanged, state.tricks, state.tricks_won, tuple(map(_minus, scores, before)),
+        scores, trump >> 3 == _HEARTS and rules.hearts_double,
+        tuple([
             (seat, DECK[card] if taken else None, taken, bool(CRITICAL_MASK >> card & 1))
-            for seat, card, taken in deal.cut
-        ),  # R13: a card looked at and not taken stays that seat's secret
-    )
+            for seat, card, taken in cut
+        ]) if cut else (),  # R13: a card looked at and not taken stays that seat's secret
+    )  # fmt: skip
     if dest is not _GAME_OVER:
         dealer, deal_number = left_of(dealer, n), deal_number + 1  # R4
     return make(
         dest, None, (0,) * n, (), (), (0,) * n, fresh_deal(n),
-        GameFields(n, rules, dealer, deal_number, scores, start, past.append(summary)), 0,
-        state.history_node,
+        _new_tuple(
+            GameFields, (n, rules, dealer, deal_number, scores, start, past.append(summary))
+        ),
+        0, state.history_node,
     )  # fmt: skip

@@ -38,11 +38,20 @@ STOCK_LIMIT: Final = 3
 """R18: a player who is not the dealer exchanges at most 3 cards with the stock."""
 
 
+_FRESH: Final = tuple(
+    DealFields((), -1, False, (False,) * n, (-1,) * n, (0,) * n, ()) for n in range(5)
+)
+"""``_FRESH[n]``: the deal fields between deals, shared (a tuple of tuples never changes)."""
+
+
 def fresh_deal(
     n: int, pack: tuple[int, ...] = (), cut: tuple[tuple[int, int, bool], ...] = ()
 ) -> DealFields:
     """The deal fields before the trump card is turned: nobody folded or exchanged."""
-    return DealFields(pack, -1, False, (False,) * n, (-1,) * n, (0,) * n, cut)
+    fresh = _FRESH[n]
+    if not pack and not cut:
+        return fresh
+    return DealFields(pack, -1, False, fresh.folded, fresh.exchanged, fresh.discards, cut)
 
 
 def final_position(

@@ -8,6 +8,7 @@ the question "what may be done now".  They read the state's public compact field
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Final
 
 from ._layout import STOCK_LIMIT
@@ -22,7 +23,15 @@ from .turns import seat_may_act
 if TYPE_CHECKING:
     from .state import GameState
 
-__all__ = ["INDEX_OF_ID", "fold_forbidden_by", "is_legal", "legal_actions", "pack_problem"]
+__all__ = [
+    "INDEX_OF_ID",
+    "draw_shuffle",
+    "fold_forbidden_by",
+    "is_legal",
+    "legal_actions",
+    "pack_indices",
+    "pack_problem",
+]
 
 # The phases as module constants: ``Phase.PLAY`` looks the member up on the enum class
 # at every use (a slow attribute access in CPython 3.11), a constant is one global read.
@@ -42,6 +51,63 @@ _PLAYS: Final = tuple(
 INDEX_OF_ID: Final[dict[int, int]] = {id(card): card.index for card in DECK}
 """A card's index by the identity of the card: the 32 cards are singletons that live as
 long as the module, so no other object has their ids (cheaper than hashing a card)."""
+
+
+_ALL_INDICES: Final = frozenset(range(32))
+_CARD_AT: Final = DECK.__getitem__
+_SWAPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(31, 0, -1))
+"""The steps of ``random.Random.shuffle`` on 32 items: ``(i, i + 1, bits of i + 1)``."""
+_new: Final = object.__new__
+_set: Final = object.__setattr__
+
+_drawn: tuple[tuple[Card, ...], tuple[int, ...]] = ((), ())
+"""The pack of the last :class:`Shuffle` that :func:`draw_shuffle` made, and its indices.
+
+The reference keeps that tuple alive, so no other object can have its identity, and a
+tuple never changes: a Shuffle whose ``pack`` *is* this tuple holds exactly these cards,
+and :func:`pack_indices` need not look them up and check them again.  One slot, replaced
+as a whole (one store), so it never grows and a thread only ever sees a matching pair.
+"""
+
+
+def draw_shuffle(rng: random.Random) -> Shuffle:
+    """A uniformly random :class:`Shuffle` from ``rng``: ``rng.shuffle`` of the deck (R11).
+
+    For a plain ``random.Random`` the shuffle is done here, step for step the same
+    Fisher–Yates as ``random.Random.shuffle`` (the same ``getrandbits`` calls, so the
+    same pack and the same generator state after it: ``tests/test_fast_paths.py``
+    compares them), without its two Python calls per card.  Any other generator (a
+    subclass may draw differently) shuffles by its own method.
+    """
+    global _drawn
+    if type(rng) is not random.Random:
+        pack = list(DECK)
+        rng.shuffle(pack)
+        return Shuffle(pack)
+    getrandbits = rng.getrandbits
+    order = list(range(32))
+    for i, n, k in _SWAPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+    indices = tuple(order)
+    cards = tuple(map(_CARD_AT, indices))
+    action: Shuffle = _new(Shuffle)
+    _set(action, "pack", cards)  # a tuple of Cards already: the converter has nothing to do
+    _drawn = (cards, indices)
+    return action
+
+
+def pack_indices(pack: tuple[object, ...]) -> tuple[int, ...] | None:
+    """The card indices of a shuffle's ``pack``, or None if it is not the 32 cards (R11)."""
+    drawn = _drawn
+    if pack is drawn[0]:
+        return drawn[1]
+    found = tuple(map(INDEX_OF_ID.get, map(id, pack)))
+    if len(found) != 32 or set(found) != _ALL_INDICES:
+        return None
+    return found  # type: ignore[return-value]  # no None in it: all 32 indices were found
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -73,9 +139,10 @@ def _exchange_actions(state: GameState) -> tuple[Action, ...]:
     game = state.game_fields
     hand = state.hand_masks[seat]
     if seat == game.dealer:  # R19: the dealer plays and may take the trump card
-        return exchange_options(hand, min(game.rules.dealer_stock_limit, stock), True)
-    plain = exchange_options(hand, min(STOCK_LIMIT, stock), False)
-    if fold_forbidden_by(state) is None:  # R18, R21
+        limit = game.rules.dealer_stock_limit
+        return exchange_options(hand, limit if limit < stock else stock, True)
+    plain = exchange_options(hand, STOCK_LIMIT if stock > STOCK_LIMIT else stock, False)
+    if _fold_rule(state, seat) is None:  # R18, R21
         return (FOLD, *plain)
     return plain
 
@@ -89,27 +156,50 @@ def fold_forbidden_by(state: GameState, seat: int | None = None) -> str | None:
         seat = state.current_player
     if seat is None or state.phase is not _EXCHANGE:
         return "R18: nobody is deciding whether to fold now"
-    game = state.game_fields  # read once: this runs at every exchange decision
-    if game.deal_number == 1:
+    rule = _fold_rule(state, seat)
+    if rule is None:
+        return None
+    game = state.game_fields
+    if rule == "R21.1":
         return "R21.1: nobody may fold in the first deal of the game"
-    deal = state.deal_fields
-    if deal.trump >> 3 == _HEARTS:
+    if rule == "R21.2":
         return "R21.2: nobody may fold when Hearts are trumps"
-    score = game.scores[seat]
-    if score <= game.rules.min_fold_score:
+    if rule == "R21.3":
         return (
             f"R21.3: seat {seat} may not fold with {game.rules.min_fold_score} points"
-            f" or fewer (has {score})"
+            f" or fewer (has {game.scores[seat]})"
         )
-    if state.previous_folds[seat]:
+    if rule == "R21.4":
         return f"R21.4: seat {seat} folded in the previous deal"
-    if seat == game.dealer:
+    if rule == "R21.5":
         return "R21.5: the dealer must play"
+    return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
+
+
+def _fold_rule(state: GameState, seat: int) -> str | None:
+    """The first condition of R21 that forbids ``seat`` to fold in this exchange, or None.
+
+    Only the rule's number, so that the legal actions, asked at every exchange decision,
+    do not format a message; :func:`fold_forbidden_by` words it.
+    """
+    game = state.game_fields  # read once: this runs at every exchange decision
+    if game.deal_number == 1:
+        return "R21.1"
+    deal = state.deal_fields
+    if deal.trump >> 3 == _HEARTS:
+        return "R21.2"
+    if game.scores[seat] <= game.rules.min_fold_score:
+        return "R21.3"
+    if state.previous_folds[seat]:
+        return "R21.4"
+    dealer = game.dealer
+    if seat == dealer:
+        return "R21.5"
     n = game.num_players
-    if seat == right_of(game.dealer, n) and all(
-        deal.folded[s] for s in range(n) if s not in (seat, game.dealer)
+    if seat == right_of(dealer, n) and all(
+        deal.folded[s] for s in range(n) if s not in (seat, dealer)
     ):
-        return f"R21.6: seat {seat} is the last non-dealer to decide and all others folded"
+        return "R21.6"
     return None
 
 

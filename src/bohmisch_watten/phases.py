@@ -58,7 +58,11 @@ def dealer_decides(state: GameState, action: object) -> bool:
 
 
 def completes_deal(state: GameState, action: object) -> bool:
-    """This card completes the fifth trick (R24)."""
+    """This card completes the fifth trick (R24).
+
+    The play effect takes this answer for the fifth trick: when the machine stays in
+    PLAY there, the trick goes on; it is not tested again.
+    """
     return len(state.played_tricks) == 4 and len(
         state.trick_plays
     ) + 1 == state.deal_fields.folded.count(False)

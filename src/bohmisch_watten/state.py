@@ -469,9 +469,7 @@ class GameState(DealFacts):
         check_rng(rng, "sample_chance(rng)")
         if self.phase is not _DEAL:
             raise IllegalActionError(f"R11: not a chance node (phase {self.phase.name})")
-        pack = list(DECK)
-        rng.shuffle(pack)
-        return Shuffle(pack)
+        return _legal.draw_shuffle(rng)  # rng.shuffle of the deck, done faster
 
     def returns(self) -> tuple[float, ...]:
         """Per seat, +1.0 for a winner, -1.0 for a loser, 0.0 otherwise (R34).
