@@ -1,0 +1,125 @@
+"""Internal: one learning seat against bots, the episode shared by Gymnasium's envs.
+
+:class:`~bohmisch_watten.adapters.gymnasium.WattenEnv` runs one of these and the vector
+environment of :mod:`~bohmisch_watten.adapters.vector` runs N; both then encode the
+seat's observation with :mod:`~bohmisch_watten.adapters.fast`, so one game and a batch
+of games cannot disagree on what an episode is or pays.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from ..action_ids import NUM_ACTION_IDS, id_to_action
+from ..actions import Action
+from ..bots import Bot, HeuristicBot, RandomBot
+from ..bots.policy import decide
+from ..state import GameState
+from ._episodes import deal_over, deal_rewards
+from .fast import mask_bits
+
+__all__ = ["SeatGame", "opponent_action"]
+
+_RANDOM: Final = RandomBot
+_HEURISTIC: Final = HeuristicBot
+
+
+def opponent_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Action:
+    """``bot.choose(state.view(seat), rng)``, without building the view for two bots.
+
+    :class:`RandomBot` and :class:`HeuristicBot` read only ``legal_actions()``, the
+    seat's own hand, the trick and the trump card of their view, and the acting seat's
+    view has the same legal actions, in the same order, as the state (R12, R18–R26):
+    the same values come from the state here, so the choice is the same (a test
+    checks it) and no other seat's card is read.  Any other bot gets its view.
+    """
+    kind = type(bot)
+    if kind is _RANDOM:
+        return rng.choice(state.legal_actions())
+    if kind is _HEURISTIC:
+        return decide(
+            state.phase, state.legal_actions(), state.hands[seat], state.trick, state.trump_card
+        )
+    return bot.choose(state.view(seat), rng)
+
+
+class SeatGame:
+    """The episode of one learning seat: bots move and shuffles happen in between.
+
+    Args:
+        start: the state each episode starts from.
+        seat: the learning seat.
+        mode: ``"deal"`` (one deal, pays minus the seat's score change, R29–R32) or
+            ``"game"`` (pays ``returns()[seat]`` at the end, R34).
+        max_deals: the deal cap of a whole game (truncation).
+        opponents: the bot of every other seat.
+    """
+
+    def __init__(
+        self, start: GameState, seat: int, mode: str, max_deals: int, opponents: dict[int, Bot]
+    ) -> None:
+        self.start = start
+        self.seat = seat
+        self.deal_mode = mode == "deal"
+        self.max_deals = max_deals
+        self.opponents = opponents
+        self.state = start
+        self.rng = random.Random()
+
+    def reset(self, rng: random.Random) -> None:
+        """A new episode from :attr:`start`, drawing every shuffle and bot move from ``rng``."""
+        self.rng = rng
+        self.state = self.start
+        self.advance()
+
+    def ended(self, state: GameState) -> bool:
+        """Whether the episode is over at ``state`` (the deal's points posted, or game over)."""
+        if self.deal_mode:
+            return state.is_terminal or state.deal_number != self.start.deal_number
+        return state.is_terminal
+
+    def capped(self, state: GameState) -> bool:
+        """Whether ``state`` is past the deal cap (a whole game is truncated there)."""
+        return state.deal_number - self.start.deal_number >= self.max_deals
+
+    def pay(self, before: GameState, after: GameState) -> float:
+        """The seat's reward for the step from ``before`` to ``after``."""
+        if self.deal_mode:
+            return deal_rewards(before, after)[self.seat] if deal_over(before, after) else 0.0
+        return after.returns()[self.seat] if after.is_terminal else 0.0
+
+    def advance(self) -> float:
+        """Shuffles and bot moves until the seat is to act or the episode ends."""
+        reward = 0.0
+        state = self.state
+        seat, rng, bots = self.seat, self.rng, self.opponents
+        while state.current_player != seat and not self.ended(state):
+            if self.capped(state):
+                break
+            if state.is_chance_node:
+                after = state.apply(state.sample_chance(rng))
+            else:
+                mover = state.current_player
+                assert mover is not None
+                after = state.apply(opponent_action(bots[mover], state, mover, rng))
+            if after.deal_number != state.deal_number or after.is_terminal:
+                reward += self.pay(state, after)
+            state = after
+        self.state = state
+        return reward
+
+    def legal(self, index: int) -> bool:
+        """Whether action id ``index`` is legal for the seat now."""
+        return 0 <= index < NUM_ACTION_IDS and bool(mask_bits(self.state, self.seat) >> index & 1)
+
+    def play(self, index: int) -> tuple[float, bool, bool]:
+        """Play the legal id ``index``, then the bots: ``(reward, terminated, truncated)``."""
+        state = self.state
+        after = state.apply(id_to_action(state, index))
+        reward = self.pay(state, after)
+        self.state = after
+        reward += self.advance()
+        terminated = self.ended(self.state)
+        truncated = not terminated and self.capped(self.state)
+        return reward, terminated, truncated
