@@ -9,39 +9,14 @@ of games cannot disagree on what an episode is or pays.
 from __future__ import annotations
 
 import random
-from typing import Final
 
 from ..action_ids import NUM_ACTION_IDS, id_to_action
-from ..actions import Action
-from ..bots import Bot, HeuristicBot, RandomBot
-from ..bots.policy import decide
+from ..bots import Bot
 from ..state import GameState
 from ._episodes import deal_over, deal_rewards
-from .fast import mask_bits
+from .fast import bot_action, mask_bits
 
-__all__ = ["SeatGame", "opponent_action"]
-
-_RANDOM: Final = RandomBot
-_HEURISTIC: Final = HeuristicBot
-
-
-def opponent_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Action:
-    """``bot.choose(state.view(seat), rng)``, without building the view for two bots.
-
-    :class:`RandomBot` and :class:`HeuristicBot` read only ``legal_actions()``, the
-    seat's own hand, the trick and the trump card of their view, and the acting seat's
-    view has the same legal actions, in the same order, as the state (R12, R18–R26):
-    the same values come from the state here, so the choice is the same (a test
-    checks it) and no other seat's card is read.  Any other bot gets its view.
-    """
-    kind = type(bot)
-    if kind is _RANDOM:
-        return rng.choice(state.legal_actions())
-    if kind is _HEURISTIC:
-        return decide(
-            state.phase, state.legal_actions(), state.hands[seat], state.trick, state.trump_card
-        )
-    return bot.choose(state.view(seat), rng)
+__all__ = ["SeatGame"]
 
 
 class SeatGame:
@@ -102,7 +77,7 @@ class SeatGame:
             else:
                 mover = state.current_player
                 assert mover is not None
-                after = state.apply(opponent_action(bots[mover], state, mover, rng))
+                after = state.apply(bot_action(bots[mover], state, mover, rng))
             if after.deal_number != state.deal_number or after.is_terminal:
                 reward += self.pay(state, after)
             state = after

@@ -11,7 +11,9 @@ so this module computes **the same numbers** from the state's public compact rea
   after it;
 * numpy turns the integers of a whole batch into rows with one ``unpackbits`` call;
 * the action mask is a 99-bit integer made the same way (a card play is
-  ``play_mask << 67``).
+  ``play_mask << 67``);
+* :func:`bot_action` is a bot's move without building its view, for the two bots
+  whose choice reads only what the state gives equally (RandomBot, HeuristicBot).
 
 >>> import numpy as np
 >>> from bohmisch_watten import new_game
@@ -34,6 +36,7 @@ of the view alone — for every seat of random states of every size and variant.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
@@ -43,6 +46,9 @@ import numpy.typing as npt
 
 from .._layout import STOCK_LIMIT
 from ..action_ids import EXCHANGE_BASE, EXCHANGE_TRUMP_BASE, FOLD_ID, NUM_ACTION_IDS, PLAY_BASE
+from ..actions import Action
+from ..bots import Bot, HeuristicBot, RandomBot
+from ..bots.policy import decide
 from ..cards import CRITICALS
 from ..encoding import layout, observation_size
 from ..phase import Phase
@@ -51,6 +57,7 @@ from ..tables import CRITICAL_MASK
 
 __all__ = [
     "Encoder",
+    "bot_action",
     "encode_mask",
     "encode_observation",
     "mask_bits",
@@ -66,6 +73,8 @@ _CRITICAL_ROW: Final = {card.index: k for k, card in enumerate(CRITICALS)}
 _MASK_BYTES: Final = (NUM_ACTION_IDS + 7) // 8
 _CUT_MASK: Final = 1 << 0 | 1 << 1  # take, leave (R12)
 _CACHE_LIMIT: Final = 4096
+_RANDOM: Final = RandomBot
+_HEURISTIC: Final = HeuristicBot
 
 
 class _Plan:
@@ -381,3 +390,22 @@ def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
         mask_bits(_check(state, seat), seat).to_bytes(_MASK_BYTES, "little"), np.uint8
     )
     return np.unpackbits(raw, count=NUM_ACTION_IDS, bitorder="little").view(np.int8)
+
+
+def bot_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Action:
+    """``bot.choose(state.view(seat), rng)``, without building the view for two bots.
+
+    :class:`RandomBot` and :class:`HeuristicBot` read only ``legal_actions()``, the
+    seat's own hand, the trick and the trump card of their view, and the acting seat's
+    view has the same legal actions, in the same order, as the state (R12, R18–R26):
+    the same values come from the state here, so the choice is the same (a test
+    checks it) and no other seat's card is read.  Any other bot gets its view.
+    """
+    kind = type(bot)
+    if kind is _RANDOM:
+        return rng.choice(state.legal_actions())
+    if kind is _HEURISTIC:
+        return decide(
+            state.phase, state.legal_actions(), state.hands[seat], state.trick, state.trump_card
+        )
+    return bot.choose(state.view(seat), rng)

@@ -64,6 +64,19 @@ def _engine(command: str) -> Bot:
     return Engine(argv)
 
 
+def _policy(path: str) -> Bot:
+    """``policy:PATH``: a network trained by examples/train_policy.py (PyTorch, lazily)."""
+    try:
+        from .learned import PolicyBot  # torch is the optional extra [train]
+    except ImportError:
+        raise ImportError(
+            "policy: needs PyTorch, the extra [train]: pip install 'bohmisch-watten[train]'"
+        ) from None
+    if not path:
+        raise ValueError("policy: needs a checkpoint path, e.g. policy:runs/policy.pt")
+    return PolicyBot(path)
+
+
 def make_bot(spec: str) -> Bot:
     """The bot a spec names: ``name`` or ``name:field=value:field=value``.
 
@@ -72,7 +85,9 @@ def make_bot(spec: str) -> Bot:
     so the arena can measure any importable bot.  Numbers are converted (int, then
     float); anything else is passed as a string.  ``engine:COMMAND ARGS`` is a program
     speaking engine protocol 1 (:class:`~bohmisch_watten.engine.Engine`; the command
-    is split like a shell would, without running one).
+    is split like a shell would, without running one).  ``policy:PATH`` is a
+    :class:`~bohmisch_watten.bots.learned.PolicyBot` playing from a checkpoint of
+    ``examples/train_policy.py`` (extra ``[train]``; without PyTorch, ImportError).
 
     >>> from bohmisch_watten.bots import make_bot
     >>> make_bot("search:rollouts=60:rollout=random")
@@ -81,12 +96,15 @@ def make_bot(spec: str) -> Bot:
     Raises:
         TypeError: if ``spec`` is not a string.
         ValueError: for an unknown name or field, or a bad value.
+        ImportError: for ``policy:`` without PyTorch (it names the extra).
     """
     if not isinstance(spec, str):
         raise TypeError(f"make_bot: spec must be a string, got {type(spec).__name__}")
     kind, sep, command = spec.strip().partition(":")
     if sep and kind.strip().lower() == "engine":
         return _engine(command)
+    if sep and kind.strip().lower() == "policy":
+        return _policy(command.strip())
     name, *params = spec.strip().split(":")
     name = name.strip()
     cls = _CLASSES.get(name.lower()) or _import(name)
