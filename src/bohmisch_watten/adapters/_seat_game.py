@@ -66,21 +66,30 @@ class SeatGame:
 
     def advance(self) -> float:
         """Shuffles and bot moves until the seat is to act or the episode ends."""
-        reward = 0.0
         state = self.state
+        if self.ended(state) or self.capped(state):
+            return 0.0
+        reward = 0.0
         seat, rng, bots = self.seat, self.rng, self.opponents
-        while state.current_player != seat and not self.ended(state):
-            if self.capped(state):
+        while True:
+            mover = state.current_player
+            if mover == seat:
                 break
-            if state.is_chance_node:
+            if mover is None:
+                if state.is_terminal:
+                    break
                 after = state.apply(state.sample_chance(rng))
             else:
-                mover = state.current_player
-                assert mover is not None
                 after = state.apply(bot_action(bots[mover], state, mover, rng))
-            if after.deal_number != state.deal_number or after.is_terminal:
+            # The game fields change once a deal, when its points are posted (R28): only
+            # then can the episode pay, end or reach the cap.
+            if after.game_fields is not state.game_fields:
                 reward += self.pay(state, after)
-            state = after
+                state = after
+                if self.ended(state) or self.capped(state):
+                    break
+            else:
+                state = after
         self.state = state
         return reward
 
