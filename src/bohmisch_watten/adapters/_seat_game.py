@@ -12,8 +12,10 @@ import random
 
 from ..action_ids import NUM_ACTION_IDS, id_to_action
 from ..bots import Bot
-from ..state import GameState
+from ..state import GameState, new_game
+from ._config import count_argument, opponent_bots, rules_argument
 from ._episodes import deal_over, deal_rewards
+from ._positions import deal_start
 from .fast import bot_action, mask_bits
 
 __all__ = ["SeatGame"]
@@ -107,3 +109,31 @@ class SeatGame:
         terminated = self.ended(self.state)
         truncated = not terminated and self.capped(self.state)
         return reward, terminated, truncated
+
+    @classmethod
+    def build(
+        cls,
+        players: object,
+        rules: object,
+        seat: object,
+        mode: object,
+        position: object,
+        opponents: object,
+        max_deals: object,
+    ) -> SeatGame:
+        """The episode of ``WattenEnv`` (and of each game of the vector env), checked.
+
+        Raises:
+            TypeError: naming the parameter, for a value of the wrong type.
+            ValueError: naming the parameter, for a bad value.
+        """
+        n = count_argument(players, "players", 2, 4)
+        rules = rules_argument(rules)
+        seat = count_argument(seat, "seat", 0, n - 1)
+        if mode not in ("deal", "game"):
+            raise ValueError(f"mode must be 'deal' or 'game', got {mode!r}")
+        if not isinstance(position, str):
+            raise TypeError(f"position must be a position text, got {type(position).__name__}")
+        max_deals = count_argument(max_deals, "max_deals", 1)
+        start = deal_start(n, rules, position) if mode == "deal" else new_game(n, rules=rules)
+        return cls(start, seat, mode, max_deals, opponent_bots(n, seat, opponents))

@@ -49,10 +49,8 @@ from ..action_ids import NUM_ACTION_IDS
 from ..bots import Bot
 from ..encoding import observation_size
 from ..rules import Rules
-from ..state import GameState, new_game
-from ._config import count_argument, opponent_bots, rules_argument
+from ..state import GameState
 from ._episodes import action_index
-from ._positions import deal_start
 from ._seat_game import SeatGame
 from .fast import encode_mask, encode_observation
 
@@ -81,7 +79,7 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         max_deals: int | str = 100,
         render_mode: str | None = None,
     ) -> None:
-        self._game = seat_game(players, rules, seat, mode, position, opponents, max_deals)
+        self._game = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.seat = self._game.seat
@@ -147,33 +145,6 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self.render_mode != "ansi":
             return None
         return str(self._game.state.view(self.seat))
-
-
-def seat_game(
-    players: object,
-    rules: object,
-    seat: object,
-    mode: object,
-    position: object,
-    opponents: object,
-    max_deals: object,
-) -> SeatGame:
-    """The episode of :class:`WattenEnv` (and of each game of the vector env), checked.
-
-    Raises:
-        TypeError: naming the parameter, for a value of the wrong type.
-        ValueError: naming the parameter, for a bad value.
-    """
-    n = count_argument(players, "players", 2, 4)
-    rules = rules_argument(rules)
-    seat = count_argument(seat, "seat", 0, n - 1)
-    if mode not in ("deal", "game"):
-        raise ValueError(f"mode must be 'deal' or 'game', got {mode!r}")
-    if not isinstance(position, str):
-        raise TypeError(f"position must be a position text, got {type(position).__name__}")
-    max_deals = count_argument(max_deals, "max_deals", 1)
-    start = deal_start(n, rules, position) if mode == "deal" else new_game(n, rules=rules)
-    return SeatGame(start, seat, mode, max_deals, opponent_bots(n, seat, opponents))
 
 
 if ENV_ID not in gymnasium.registry:

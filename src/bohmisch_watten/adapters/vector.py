@@ -49,7 +49,6 @@ from ._config import count_argument
 from ._episodes import action_index
 from ._seat_game import SeatGame
 from .fast import Encoder
-from .gymnasium import seat_game
 
 __all__ = ["WattenVectorEnv"]
 
@@ -89,7 +88,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.num_envs = count_argument(num_envs, "num_envs", 1, 1_000_000)
         if render_mode is not None:
             raise ValueError(f"render_mode must be None, got {render_mode!r}")
-        first = seat_game(players, rules, seat, mode, position, opponents, max_deals)
+        first = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
         self.games: list[SeatGame] = [first] + [
             SeatGame(first.start, first.seat, mode, first.max_deals, first.opponents)
             for _ in range(self.num_envs - 1)
