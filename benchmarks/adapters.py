@@ -7,6 +7,9 @@ installed and skipped with a note otherwise.  Each figure is the median of
 ``--repeats`` runs of about ``--seconds`` each, in this one process, so the ratios are
 measured on the same machine at the same time:
 
+* ``engine``: decisions of random play on :class:`GameState` alone, the ceiling of
+  every environment (a Gymnasium step holds four decisions, the learner's and three
+  bots');
 * ``view encoding``: :func:`~bohmisch_watten.encoding.observation` plus
   :func:`~bohmisch_watten.encoding.action_mask` of one seat's view (view included);
 * ``fast observation`` / ``fast mask``: :mod:`bohmisch_watten.adapters.fast` for one
@@ -80,6 +83,28 @@ def sample_states(count: int) -> list[GameState]:
 
 
 STATES = sample_states(2000)
+
+
+def engine_rate(seconds: float) -> float:
+    """The ceiling: decisions of random play straight on GameState (no adapter)."""
+    rng = random.Random(8)
+    box = {"state": new_game(4)}
+
+    def chunk() -> int:
+        state = box["state"]
+        done = 0
+        while done < 500:
+            if state.is_terminal:
+                state = new_game(4)
+            elif state.is_chance_node:
+                state = state.apply(state.sample_chance(rng))
+            else:
+                state = state.apply(rng.choice(state.legal_actions()))
+                done += 1
+        box["state"] = state
+        return done
+
+    return timed(seconds, chunk)
 
 
 def view_encoding(seconds: float) -> float:
@@ -261,6 +286,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated case names to run")
     args = parser.parse_args()
     cases: list[tuple[str, str, Case]] = [
+        ("engine", "decisions/s", engine_rate),
         ("view encoding", "obs+mask/s", view_encoding),
         ("fast observation", "obs/s", fast_observation),
         ("fast mask", "masks/s", fast_mask),
