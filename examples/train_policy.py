@@ -1,8 +1,10 @@
 """Train a policy network by masked PPO self-play on the CPU, then play it as a bot.
 
-Run (extra ``[train]``: PyTorch)::
-
-    python examples/train_policy.py --minutes 60 --out runs/policy.pt
+Needs the ``[train]`` extra (PyTorch, CPU) and ``[plot]`` for ``--plot``.  Run it
+after ``make demo`` (which creates ``.venv``) and ``.venv/bin/pip install -e
+'.[train,plot]'`` (``make test`` installs both): ``make example NAME=train_policy
+ARGS="--minutes 60 --out runs/policy.pt --plot runs/curve.png"`` or
+``.venv/bin/python examples/train_policy.py --minutes 60 --out runs/policy.pt``.
 
 Every decision of 64 parallel four-player games is one row of a batch: the games are
 plain :class:`~bohmisch_watten.GameState` objects and the observations and masks of
@@ -284,6 +286,29 @@ def train(
     return trainer, history
 
 
+def plot_curve(curve: list[dict[str, float]], path: Path) -> None:
+    """Draw the win rates against training minutes into ``path`` (matplotlib, ``[plot]``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    minutes = [point["minutes"] for point in curve]
+    figure, axes = plt.subplots(figsize=(7, 4))
+    axes.plot(minutes, [p["vs_random"] for p in curve], "o-", label="vs three RandomBots")
+    axes.plot(minutes, [p["vs_heuristic"] for p in curve], "s-", label="vs three HeuristicBots")
+    axes.axhline(0.25, color="grey", linestyle=":", label="an equal fourth (25 %)")
+    axes.set_xlabel("training minutes (2-core machine, shared)")
+    axes.set_ylabel("games won")
+    axes.set_ylim(0, 1)
+    axes.set_title("PolicyBot: masked PPO self-play, whole four-player games")
+    axes.legend(loc="upper left")
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--minutes", type=float, default=60.0, help="training time")
@@ -295,7 +320,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=4096, help="decisions per update")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--plot", type=Path, help="draw the curve into this PNG file")
+    parser.add_argument("--from-curve", type=Path, help="do not train: plot this curve file")
     args = parser.parse_args(argv)
+    if args.from_curve is not None:
+        if args.plot is None:
+            parser.error("--from-curve needs --plot")
+        plot_curve(json.loads(args.from_curve.read_text()), args.plot)
+        return
     torch.set_num_threads(args.threads)
     train(
         args.minutes * 60,
@@ -308,6 +340,8 @@ def main(argv: list[str] | None = None) -> None:
         batch=args.batch,
         minibatch=min(1024, args.batch),
     )
+    if args.plot is not None:
+        plot_curve(json.loads(args.out.with_suffix(".json").read_text()), args.plot)
 
 
 if __name__ == "__main__":

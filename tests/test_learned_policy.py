@@ -21,7 +21,7 @@ from bohmisch_watten.bots import HeuristicBot, RandomBot, make_bot, play_out  # 
 from bohmisch_watten.bots.learned import (  # noqa: E402
     PolicyBot,
     PolicyNet,
-    load_policy,
+    read_policy,
     save_policy,
 )
 
@@ -88,21 +88,24 @@ def test_the_example_runs_from_its_command_line(
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == 2  # before training and after it
     assert all('"vs_heuristic"' in line for line in printed)
-    assert load_policy(out).hidden == 16
+    assert read_policy(out).hidden == 16
     assert out.with_suffix(".json").read_text().startswith("[")
+    picture = tmp_path / "curve.png"
+    example().main(["--from-curve", str(out.with_suffix(".json")), "--plot", str(picture)])
+    assert picture.read_bytes().startswith(b"\x89PNG")
 
 
 def test_bad_checkpoints_and_specs_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no checkpoint"):
-        load_policy(tmp_path / "missing.pt")
+        read_policy(tmp_path / "missing.pt")
     junk = tmp_path / "junk.pt"
     junk.write_bytes(b"not a checkpoint")
     with pytest.raises(ValueError, match="not a checkpoint"):
-        load_policy(junk)
+        read_policy(junk)
     other = tmp_path / "other.pt"
     torch.save({"format": "something else"}, str(other))
     with pytest.raises(ValueError, match="bohmisch_watten.policy/1"):
-        load_policy(other)
+        read_policy(other)
     with pytest.raises(ValueError, match="checkpoint path"):
         make_bot("policy:")
     two = tmp_path / "two.pt"

@@ -52,6 +52,7 @@ from ..bots.policy import decide
 from ..cards import CRITICALS
 from ..encoding import layout, observation_size
 from ..phase import Phase
+from ..seats import left_of
 from ..state import GameState
 from ..tables import CRITICAL_MASK
 
@@ -193,7 +194,9 @@ def _game_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, tuple[flo
         return hit[1], hit[2]
     rot = plan.rotation[seat]
     dealer = game.dealer
-    bits = 1 << plan.dealer + rot[dealer] | 1 << plan.forehand + rot[(dealer + 1) % plan.n]
+    bits = (
+        1 << plan.dealer + rot[dealer] | 1 << plan.forehand + rot[left_of(dealer, plan.n)]
+    )  # R2: forehand
     goal = 2 * game.rules.start_score
     scores = game.scores
     reals = tuple(min(max(scores[s], 0), goal) / goal for s in plan.order[seat])

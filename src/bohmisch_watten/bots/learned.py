@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from ..actions import Action
     from ..views import PlayerView
 
-__all__ = ["CHECKPOINT_FORMAT", "PolicyBot", "PolicyNet", "load_policy", "save_policy"]
+__all__ = ["CHECKPOINT_FORMAT", "PolicyBot", "PolicyNet", "read_policy", "save_policy"]
 
 CHECKPOINT_FORMAT: Final = "bohmisch_watten.policy/1"
 """The ``format`` entry of a checkpoint written by :func:`save_policy`."""
@@ -85,8 +85,12 @@ def save_policy(net: PolicyNet, path: str | Path, **extra: Any) -> None:
     )
 
 
-def load_policy(path: str | Path) -> PolicyNet:
+def read_policy(path: str | Path) -> PolicyNet:
     """The network saved at ``path``, in evaluation mode.
+
+    A checkpoint is binary tensors, not a text document, so it takes no ``max_chars``
+    like the package's document loaders; ``weights_only=True`` keeps it from running
+    code.
 
     Raises:
         ValueError: naming the path if the file is missing or is not a checkpoint of
@@ -113,7 +117,7 @@ _NETS: dict[str, PolicyNet] = {}
 def _net(path: str) -> PolicyNet:
     net = _NETS.get(path)
     if net is None:
-        net = _NETS[path] = load_policy(path)
+        net = _NETS[path] = read_policy(path)
     return net
 
 
