@@ -154,6 +154,7 @@ def test_ansi_render_shows_the_learning_seat_only() -> None:
         ({"rules": "schleck=sometimes"}, ValueError),
         ({"rules": {"must_head": "no"}}, TypeError),
         ({"rules": {"colour": 1}}, TypeError),
+        ({"rules": {"start_score": 5000}}, ValueError),
         ({"rules": 3}, TypeError),
         ({"players": "four"}, ValueError),
         ({"players": 2.0}, TypeError),

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bohmisch_watten import GameState, new_game
+from bohmisch_watten.adapters import fast
 from bohmisch_watten.adapters.fast import (
     Encoder,
     encode_mask,
@@ -136,6 +137,18 @@ def test_bad_arguments_are_named() -> None:
         encoder.encode([state], [0, 1])
     with pytest.raises(ValueError, match="3-player"):
         encoder.encode([new_game(3)], [0])
+
+
+def test_full_caches_are_emptied_and_refilled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "_CACHE_LIMIT", 2)
+    rng = random.Random(9)
+    state = new_game(3)
+    for _ in range(120):
+        if state.is_terminal:
+            state = new_game(3)
+        for seat in range(3):
+            assert_equal_to_the_view_encoding(state, seat)
+        state = state.apply(policy(state, rng))
 
 
 @given(st.integers(0, 2**16))

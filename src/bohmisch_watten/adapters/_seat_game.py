@@ -77,9 +77,7 @@ class SeatGame:
             mover = state.current_player
             if mover == seat:
                 break
-            if mover is None:
-                if state.is_terminal:
-                    break
+            if mover is None:  # a chance node: the end of a game was caught below (R34)
                 after = state.apply(state.sample_chance(rng))
             else:
                 after = state.apply(bot_action(bots[mover], state, mover, rng))
