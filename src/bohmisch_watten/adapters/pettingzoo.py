@@ -167,6 +167,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         after = before.apply(id_to_action(before, action_index(action)))
         self.game_state = after
         self._deal_until_decision()
+        if after.game_fields is before.game_fields and not after.is_terminal:
+            # Within a deal nothing is paid, nothing ends: the game fields change only
+            # when a deal's points are posted (R28).
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+            self._select()
+            return
         n = len(self.possible_agents)
         rewards = deal_rewards(before, after) if deal_over(before, after) else (0.0,) * n
         if after.is_terminal:
