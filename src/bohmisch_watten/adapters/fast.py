@@ -389,10 +389,18 @@ def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
         TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
         ValueError: naming ``seat`` if it is not a seat of the game.
     """
-    raw = np.frombuffer(
-        mask_bits(_check(state, seat), seat).to_bytes(_MASK_BYTES, "little"), np.uint8
-    )
-    return np.unpackbits(raw, count=NUM_ACTION_IDS, bitorder="little").view(np.int8)
+    bits = mask_bits(_check(state, seat), seat)
+    row = _MASK_ROWS.get(bits)
+    if row is None:  # a few hundred masks recur: unpack each once, copy it after
+        raw = np.frombuffer(bits.to_bytes(_MASK_BYTES, "little"), np.uint8)
+        row = np.unpackbits(raw, count=NUM_ACTION_IDS, bitorder="little").view(np.int8)
+        if len(_MASK_ROWS) >= _CACHE_LIMIT:
+            _MASK_ROWS.clear()
+        _MASK_ROWS[bits] = row
+    return row.copy()
+
+
+_MASK_ROWS: dict[int, npt.NDArray[np.int8]] = {}
 
 
 def bot_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Action:
