@@ -17,13 +17,13 @@ $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 # The extras whose code the tests exercise: the arena's --plot and its Ray backend,
-# and the OpenSpiel, PettingZoo and Gymnasium adapters.
+# the OpenSpiel, PettingZoo and Gymnasium adapters, and the trained PolicyBot (PyTorch).
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train]'
 	touch $@ $(VENV)/.run-installed
 
 $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[docs,openspiel,pettingzoo,gymnasium]'
+	$(BIN)/python -m pip install --quiet -e '.[docs,openspiel,pettingzoo,gymnasium,train]'
 	touch $@ $(VENV)/.run-installed
 
 demo: $(VENV)/.run-installed

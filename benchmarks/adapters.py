@@ -1,18 +1,36 @@
-"""Speed of the encoding and of the three learning environments (4 players).
+"""Speed of the encoding and of the learning environments, beside RLCard (4 players).
 
-A script, not a test: ``python benchmarks/adapters.py [--repeats R] [--steps N]``.
-Needs the ``[openspiel]``, ``[pettingzoo]`` and ``[gymnasium]`` extras.  Each figure is
-the median of ``--repeats`` runs:
+A script, not a test: ``python benchmarks/adapters.py [--repeats R] [--seconds S]``.
+Needs the ``[openspiel]``, ``[pettingzoo]`` and ``[gymnasium]`` extras; RLCard
+(``pip install rlcard==1.2.0``, a benchmark-only dependency) is measured when it is
+installed and skipped with a note otherwise.  Each figure is the median of
+``--repeats`` runs of about ``--seconds`` each, in this one process, so the ratios are
+measured on the same machine at the same time:
 
-* ``encoding``: :func:`~bohmisch_watten.encoding.observation` plus
-  :func:`~bohmisch_watten.encoding.action_mask` of one view, views taken from random
-  games (building the view included);
-* ``openspiel``: applied actions per second (player decisions and the 32 chance cards
-  of every deal) in ``python_bohmisch_watten`` with random play, one-deal mode;
-* ``pettingzoo``: AEC steps per second of ``raw_env`` with a masked random policy,
-  ``last()`` (observation) included;
-* ``gymnasium``: ``WattenEnv`` steps per second with a masked random policy (the three
-  random bots' moves happen inside each step).
+* ``engine``: decisions of random play on :class:`GameState` alone, the ceiling of
+  every environment (a Gymnasium step holds four decisions, the learner's and three
+  bots');
+* ``view encoding``: :func:`~bohmisch_watten.encoding.observation` plus
+  :func:`~bohmisch_watten.encoding.action_mask` of one seat's view (view included);
+* ``fast observation`` / ``fast mask``: :mod:`bohmisch_watten.adapters.fast` for one
+  seat, a new array each; ``fast batch 64``: observations and masks of 64 states in one
+  :class:`~bohmisch_watten.adapters.fast.Encoder` call (per state);
+* ``openspiel``: applied actions (decisions and chance cards) of
+  ``python_bohmisch_watten``, random play, one-deal mode;
+* ``pettingzoo``: AEC steps of ``raw_env`` with masked random actions, ``last()``
+  (observation and mask) included;
+* ``gymnasium vs random`` / ``vs heuristic``: ``WattenEnv`` steps with masked random
+  actions (the three bots' moves happen inside each step);
+* ``vector N=64``: steps (games × calls) of ``make_vec(..., vectorization_mode=
+  "vector_entry_point")`` against RandomBots; ``async 2``: Gymnasium's
+  ``AsyncVectorEnv`` (``vectorization_mode="async"``) of two ``WattenEnv`` in two
+  processes;
+* ``rlcard leduc`` / ``rlcard doudizhu``: ``env.step`` with a random legal action,
+  the same loop, RLCard's observation included.
+
+``--only "view encoding,pettingzoo"`` runs some cases; the fast cases import
+:mod:`bohmisch_watten.adapters.fast` when they run, so the script also measures a
+checkout from before it existed.
 """
 
 from __future__ import annotations
@@ -22,22 +40,38 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
+import gymnasium
 import numpy as np
 import pyspiel
 
 import bohmisch_watten.adapters.openspiel  # noqa: F401  (registers the game)
-from bohmisch_watten import new_game
-from bohmisch_watten.adapters.gymnasium import WattenEnv
+from bohmisch_watten import GameState, new_game
+from bohmisch_watten.adapters.gymnasium import ENV_ID, WattenEnv
 from bohmisch_watten.adapters.pettingzoo import raw_env
 from bohmisch_watten.encoding import action_mask, observation
 
+Case = Callable[[float], float]
 
-def encoding_rate(steps: int) -> float:
+
+def timed(seconds: float, chunk: Callable[[], int]) -> float:
+    """Run ``chunk`` (which returns how many units it did) for about ``seconds``."""
+    done = 0
+    start = time.perf_counter()
+    while True:
+        done += chunk()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def sample_states(count: int) -> list[GameState]:
+    """Decision states of random 4-player games."""
     rng = random.Random(1)
     states = []
     state = new_game(4)
-    while len(states) < 200:
+    while len(states) < count:
         if state.is_terminal:
             state = new_game(4)
         elif state.is_chance_node:
@@ -45,21 +79,87 @@ def encoding_rate(steps: int) -> float:
         else:
             states.append(state)
             state = state.apply(rng.choice(state.legal_actions()))
-    start = time.perf_counter()
-    for i in range(steps):
-        s = states[i % len(states)]
-        view = s.view(i % 4)
-        observation(view)
-        action_mask(view)
-    return steps / (time.perf_counter() - start)
+    return states
 
 
-def openspiel_rate(steps: int) -> float:
+STATES = sample_states(2000)
+
+
+def engine_rate(seconds: float) -> float:
+    """The ceiling: decisions of random play straight on GameState (no adapter)."""
+    rng = random.Random(8)
+    box = {"state": new_game(4)}
+
+    def chunk() -> int:
+        state = box["state"]
+        done = 0
+        while done < 500:
+            if state.is_terminal:
+                state = new_game(4)
+            elif state.is_chance_node:
+                state = state.apply(state.sample_chance(rng))
+            else:
+                state = state.apply(rng.choice(state.legal_actions()))
+                done += 1
+        box["state"] = state
+        return done
+
+    return timed(seconds, chunk)
+
+
+def view_encoding(seconds: float) -> float:
+    def chunk() -> int:
+        for i, s in enumerate(STATES[:500]):
+            view = s.view(i % 4)
+            observation(view)
+            action_mask(view)
+        return 500
+
+    return timed(seconds, chunk)
+
+
+def fast_observation(seconds: float) -> float:
+    from bohmisch_watten.adapters.fast import encode_observation
+
+    def chunk() -> int:
+        for i, s in enumerate(STATES):
+            encode_observation(s, i & 3)
+        return len(STATES)
+
+    return timed(seconds, chunk)
+
+
+def fast_mask(seconds: float) -> float:
+    from bohmisch_watten.adapters.fast import encode_mask
+
+    def chunk() -> int:
+        for i, s in enumerate(STATES):
+            encode_mask(s, i & 3)
+        return len(STATES)
+
+    return timed(seconds, chunk)
+
+
+def fast_batch(seconds: float) -> float:
+    from bohmisch_watten.adapters.fast import Encoder
+
+    encoder = Encoder(4, 64)
+    seats = [i & 3 for i in range(64)]
+
+    def chunk() -> int:
+        for k in range(0, len(STATES) - 63, 64):
+            encoder.encode(STATES[k : k + 64], seats)
+        return len(STATES) // 64 * 64
+
+    return timed(seconds, chunk)
+
+
+def openspiel_rate(seconds: float) -> float:
     game = pyspiel.load_game("python_bohmisch_watten(players=4,mode=deal)")
     rng = np.random.default_rng(2)
-    done = 0
-    start = time.perf_counter()
-    while done < steps:
+
+    def chunk() -> int:
+        done = 0
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -69,55 +169,153 @@ def openspiel_rate(steps: int) -> float:
                 legal = state.legal_actions()
                 state.apply_action(legal[int(rng.integers(len(legal)))])
             done += 1
-    return done / (time.perf_counter() - start)
+        return done
+
+    return timed(seconds, chunk)
 
 
-def pettingzoo_rate(steps: int) -> float:
+def pettingzoo_rate(seconds: float) -> float:
     env = raw_env(players=4)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
-    done = 0
-    start = time.perf_counter()
-    while done < steps:
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.reset()
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        done += 1
-    return done / (time.perf_counter() - start)
+
+    def chunk() -> int:
+        done = 0
+        while done < 500:
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.reset()
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            done += 1
+        return done
+
+    return timed(seconds, chunk)
 
 
-def gymnasium_rate(steps: int) -> float:
-    env = WattenEnv(4)
-    _, info = env.reset(seed=4)
-    rng = np.random.default_rng(4)
-    start = time.perf_counter()
-    for _ in range(steps):
-        _, _, terminated, truncated, info = env.step(
-            int(rng.choice(np.flatnonzero(info["action_mask"])))
-        )
-        if terminated or truncated:
-            _, info = env.reset()
-    return steps / (time.perf_counter() - start)
+def gymnasium_rate(opponents: str) -> Case:
+    def case(seconds: float) -> float:
+        env = WattenEnv(4, opponents=opponents)
+        _, info = env.reset(seed=4)
+        rng = np.random.default_rng(4)
+        state: dict[str, Any] = {"info": info}
+
+        def chunk() -> int:
+            info = state["info"]
+            for _ in range(200):
+                _, _, terminated, truncated, info = env.step(
+                    int(rng.choice(np.flatnonzero(info["action_mask"])))
+                )
+                if terminated or truncated:
+                    _, info = env.reset()
+            state["info"] = info
+            return 200
+
+        return timed(seconds, chunk)
+
+    return case
+
+
+def random_ids(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One random legal id per row of ``masks`` (0 where a row has none)."""
+    noise = rng.random(masks.shape) * masks
+    return np.asarray(noise.argmax(axis=1))
+
+
+def vector_rate(seconds: float) -> float:
+    envs = gymnasium.make_vec(ENV_ID, num_envs=64, vectorization_mode="vector_entry_point")
+    _, infos = envs.reset(seed=5)
+    rng = np.random.default_rng(5)
+    box: dict[str, Any] = {"infos": infos}
+
+    def chunk() -> int:
+        infos = box["infos"]
+        for _ in range(20):
+            _, _, _, _, infos = envs.step(random_ids(infos["action_mask"], rng))
+        box["infos"] = infos
+        return 20 * 64
+
+    return timed(seconds, chunk)
+
+
+def async_rate(seconds: float) -> float:
+    envs = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="async")
+    try:
+        _, infos = envs.reset(seed=6)
+        rng = np.random.default_rng(6)
+        box: dict[str, Any] = {"infos": infos}
+
+        def chunk() -> int:
+            infos = box["infos"]
+            for _ in range(50):
+                _, _, _, _, infos = envs.step(random_ids(infos["action_mask"], rng))
+            box["infos"] = infos
+            return 50 * 2
+
+        return timed(seconds, chunk)
+    finally:
+        envs.close()
+
+
+def rlcard_rate(name: str) -> Case:
+    def case(seconds: float) -> float:
+        import rlcard
+
+        env = rlcard.make(name, config={"seed": 7})
+        rng = random.Random(7)
+        box: dict[str, Any] = {"state": env.reset()[0]}
+
+        def chunk() -> int:
+            state = box["state"]
+            for _ in range(200):
+                if env.is_over():
+                    state, _ = env.reset()
+                state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            box["state"] = state
+            return 200
+
+        return timed(seconds, chunk)
+
+    return case
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--only", default="", help="comma-separated case names to run")
     args = parser.parse_args()
-    cases: list[tuple[str, str, Callable[[int], float]]] = [
-        ("encoding", "views/s", encoding_rate),
+    cases: list[tuple[str, str, Case]] = [
+        ("engine", "decisions/s", engine_rate),
+        ("view encoding", "obs+mask/s", view_encoding),
+        ("fast observation", "obs/s", fast_observation),
+        ("fast mask", "masks/s", fast_mask),
+        ("fast batch 64", "obs+mask/s", fast_batch),
         ("openspiel", "actions/s", openspiel_rate),
         ("pettingzoo", "steps/s", pettingzoo_rate),
-        ("gymnasium", "steps/s", gymnasium_rate),
+        ("gymnasium vs random", "steps/s", gymnasium_rate("random")),
+        ("gymnasium vs heuristic", "steps/s", gymnasium_rate("heuristic")),
+        ("vector N=64", "steps/s", vector_rate),
+        ("async 2", "steps/s", async_rate),
     ]
+    try:
+        import rlcard  # noqa: F401
+    except ImportError:
+        print("rlcard is not installed: its figures are skipped (pip install rlcard==1.2.0)")
+    else:
+        cases += [
+            ("rlcard leduc", "steps/s", rlcard_rate("leduc-holdem")),
+            ("rlcard doudizhu", "steps/s", rlcard_rate("doudizhu")),
+        ]
+    only = {name.strip() for name in args.only.split(",") if name.strip()}
     for name, unit, run in cases:
-        rates = [run(args.steps) for _ in range(args.repeats)]
+        if only and name not in only:
+            continue
+        rates = [run(args.seconds) for _ in range(args.repeats)]
         print(
-            f"{name:11} median {statistics.median(rates):9,.0f} {unit}  "
-            f"(min {min(rates):,.0f}, max {max(rates):,.0f})"
+            f"{name:23} median {statistics.median(rates):10,.0f} {unit:11} "
+            f"(min {min(rates):,.0f}, max {max(rates):,.0f})",
+            flush=True,
         )
 
 

@@ -117,12 +117,12 @@ def test_opponents_get_their_own_views_and_the_seat_its_encoding() -> None:
 
 
 def test_opponents_come_from_the_bots_module() -> None:
-    assert set(WattenEnv(3)._opponents.values()) == {RandomBot()}
+    assert set(WattenEnv(3).opponents.values()) == {RandomBot()}
     named = WattenEnv(3, opponents="heuristic")
-    assert list(named._opponents) == [1, 2]
-    assert all(isinstance(bot, HeuristicBot) for bot in named._opponents.values())
+    assert list(named.opponents) == [1, 2]
+    assert all(isinstance(bot, HeuristicBot) for bot in named.opponents.values())
     mixed = WattenEnv(3, seat=1, opponents=[RandomBot(), "heuristic"])
-    assert mixed._opponents == {0: RandomBot(), 2: HeuristicBot()}
+    assert mixed.opponents == {0: RandomBot(), 2: HeuristicBot()}
     run_episode(mixed, 3)
 
 
@@ -150,7 +150,14 @@ def test_ansi_render_shows_the_learning_seat_only() -> None:
     ("kwargs", "error"),
     [
         ({"players": 1}, ValueError),
-        ({"rules": "x"}, TypeError),
+        ({"rules": "x"}, ValueError),
+        ({"rules": "schleck=sometimes"}, ValueError),
+        ({"rules": {"must_head": "no"}}, TypeError),
+        ({"rules": {"colour": 1}}, TypeError),
+        ({"rules": {"start_score": 5000}}, ValueError),
+        ({"rules": 3}, TypeError),
+        ({"players": "four"}, ValueError),
+        ({"players": 2.0}, TypeError),
         ({"seat": 4}, ValueError),
         ({"mode": "match"}, ValueError),
         ({"max_deals": 0}, ValueError),

@@ -119,14 +119,30 @@ def test_ansi_render_shows_the_acting_seats_table() -> None:
     ("kwargs", "error"),
     [
         ({"players": 5}, ValueError),
-        ({"rules": "default"}, TypeError),
+        ({"rules": 7}, TypeError),
+        ({"rules": "schleck=maybe"}, ValueError),
+        ({"rules": {"start_score": "20"}}, TypeError),
+        ({"players": "x"}, ValueError),
+        ({"max_deals": "0"}, ValueError),
         ({"render_mode": "human"}, ValueError),
         ({"max_deals": 0}, ValueError),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict[str, object], error: type[Exception]) -> None:
-    with pytest.raises(error):
+    (name,) = kwargs
+    with pytest.raises(error, match=name):
         raw_env(**kwargs)  # type: ignore[arg-type]
+
+
+def test_configs_as_text() -> None:
+    """What a YAML or Hydra config passes: strings and dicts (DESIGN: third round)."""
+    table = env(rules="schleck=none", players="3", max_deals="5")
+    assert table.unwrapped.rules == Rules(schleck="none")
+    assert table.unwrapped.max_deals == 5
+    assert len(table.possible_agents) == 3
+    assert raw_env(rules={"must_head": False}).rules == Rules(must_head=False)
+    table.reset(seed=1)
+    api_test(raw_env(players=2, rules="must_head=false,schleck=none"), num_cycles=50)
 
 
 @pytest.mark.parametrize("action", [None, 2.0, "3", True])

@@ -11,7 +11,12 @@ True
   ``reset`` (R11).
 * Observations are ``{"observation": float32 vector, "action_mask": int8 mask}``: the
   :func:`bohmisch_watten.encoding.observation` of the seat's view and the mask over the
-  99 action ids of :mod:`bohmisch_watten.action_ids` (all 0 when it is not to act).
+  99 action ids of :mod:`bohmisch_watten.action_ids` (all 0 when it is not to act),
+  computed by :mod:`bohmisch_watten.adapters.fast` (equal numbers, proven by a
+  property test, at several times the speed).
+* ``rules`` is a :class:`Rules`, the rules notation (``env(rules="schleck=none")``) or a
+  dict of fields; ``players`` and ``max_deals`` may be digit strings, as config files
+  pass them.  A bad value raises ``TypeError``/``ValueError`` naming the parameter.
 * Rewards: when a deal's points are posted every agent gets minus its score change
   (R29–R32: taking tricks is good); when the game ends (R31–R34) each agent also gets
   :meth:`GameState.returns` (+1 winner, −1 loser, 0 else), which ``infos[agent]
@@ -35,10 +40,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..action_ids import NUM_ACTION_IDS, id_to_action
-from ..encoding import action_mask, observation, observation_size
+from ..encoding import observation_size
 from ..rules import Rules
 from ..state import GameState, new_game
+from ._config import count_argument, rules_argument
 from ._episodes import action_index, deal_over, deal_rewards
+from .fast import encode_mask, encode_observation
 
 __all__ = ["env", "raw_env"]
 
@@ -46,10 +53,10 @@ _DEFAULT_RULES: Final = Rules()
 
 
 def env(
-    players: int = 4,
-    rules: Rules = _DEFAULT_RULES,
+    players: int | str = 4,
+    rules: Rules | str | dict[str, Any] = _DEFAULT_RULES,
     render_mode: str | None = None,
-    max_deals: int = 100,
+    max_deals: int | str = 100,
 ) -> Any:
     """The wrapped environment: illegal ids end the game, order of calls is checked."""
     inner: Any = raw_env(players=players, rules=rules, render_mode=render_mode, max_deals=max_deals)
@@ -69,24 +76,22 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def __init__(
         self,
-        players: int = 4,
-        rules: Rules = _DEFAULT_RULES,
+        players: int | str = 4,
+        rules: Rules | str | dict[str, Any] = _DEFAULT_RULES,
         render_mode: str | None = None,
-        max_deals: int = 100,
+        max_deals: int | str = 100,
     ) -> None:
         super().__init__()
-        if isinstance(players, bool) or players not in (2, 3, 4):
-            raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
-        if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        players = count_argument(players, "players", 2, 4)
+        rules = rules_argument(rules)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
-            raise ValueError(f"max_deals must be a positive int, got {max_deals!r}")
+        max_deals = count_argument(max_deals, "max_deals", 1)
         self.rules = rules
         self.render_mode = render_mode
         self.max_deals = max_deals
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         size = observation_size(players)
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -112,14 +117,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self._seats[agent]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation vector and action mask, from its view only."""
-        view = self.game_state.view(self._seat(agent))
+        seat = self._seats[agent]
         return {
-            "observation": np.asarray(observation(view), dtype=np.float32),
-            "action_mask": np.asarray(action_mask(view), dtype=np.int8),
+            "observation": encode_observation(self.game_state, seat),
+            "action_mask": encode_mask(self.game_state, seat),
         }
 
     def _deal_until_decision(self) -> None:
@@ -162,6 +167,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         after = before.apply(id_to_action(before, action_index(action)))
         self.game_state = after
         self._deal_until_decision()
+        if after.game_fields is before.game_fields and not after.is_terminal:
+            # Within a deal nothing is paid, nothing ends: the game fields change only
+            # when a deal's points are posted (R28).
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+            self._select()
+            return
         n = len(self.possible_agents)
         rewards = deal_rewards(before, after) if deal_over(before, after) else (0.0,) * n
         if after.is_terminal:

@@ -63,6 +63,19 @@ def _engine(command: str) -> Bot:
     return Engine(argv)
 
 
+def _policy(path: str) -> Bot:
+    """``policy:PATH``: a network trained by examples/train_policy.py (PyTorch, lazily)."""
+    try:
+        from .learned import PolicyBot  # torch is the optional extra [train]
+    except ImportError:
+        raise ImportError(
+            "policy: needs PyTorch, the extra [train]: pip install 'bohmisch-watten[train]'"
+        ) from None
+    if not path:
+        raise ValueError("policy: needs a checkpoint path, e.g. policy:runs/policy.pt")
+    return PolicyBot(path)
+
+
 def make_bot(spec: str) -> Bot:
     """The bot a spec names: ``name`` or ``name:field=value:field=value``.
 
@@ -78,7 +91,9 @@ def make_bot(spec: str) -> Bot:
     message says why: no such module on ``sys.path``, the module's own import failed
     (with its message), no such name, or not a class.  ``engine:COMMAND ARGS`` is a program
     speaking engine protocol 1 (:class:`~bohmisch_watten.engine.Engine`; the command
-    is split like a shell would, without running one).
+    is split like a shell would, without running one).  ``policy:PATH`` is a
+    :class:`~bohmisch_watten.bots.learned.PolicyBot` playing from a checkpoint of
+    ``examples/train_policy.py`` (extra ``[train]``; without PyTorch, ImportError).
 
     >>> from bohmisch_watten.bots import make_bot
     >>> make_bot("search:rollouts=60:rollout=random")
@@ -87,12 +102,15 @@ def make_bot(spec: str) -> Bot:
     Raises:
         TypeError: if ``spec`` is not a string.
         ValueError: for an unknown name or field, or a bad value (naming it).
+        ImportError: for ``policy:`` without PyTorch (it names the extra).
     """
     if not isinstance(spec, str):
         raise TypeError(f"make_bot: spec must be a string, got {type(spec).__name__}")
     kind, sep, command = spec.strip().partition(":")
     if sep and kind.strip().lower() == "engine":
         return _engine(command)
+    if sep and kind.strip().lower() == "policy":
+        return _policy(command.strip())
     name, *params = spec.strip().split(":")
     name = name.strip()
     target, params = _target(name, params)

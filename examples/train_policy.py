@@ -1,0 +1,348 @@
+"""Train a policy network by masked PPO self-play on the CPU, then play it as a bot.
+
+Needs the ``[train]`` extra (PyTorch, CPU) and ``[plot]`` for ``--plot``.  Run it
+after ``make demo`` (which creates ``.venv``) and ``.venv/bin/pip install -e
+'.[train,plot]'`` (``make test`` installs both): ``make example NAME=train_policy
+ARGS="--minutes 60 --out runs/policy.pt --plot runs/curve.png"`` or
+``.venv/bin/python examples/train_policy.py --minutes 60 --out runs/policy.pt``.
+
+Every decision of 64 parallel four-player games is one row of a batch: the games are
+plain :class:`~bohmisch_watten.GameState` objects and the observations and masks of
+all 64 acting seats come from one :class:`~bohmisch_watten.adapters.fast.Encoder` call
+(the numbers of :func:`bohmisch_watten.encoding.observation`, proven equal).  Half of
+the games are self-play (every seat is the network), half put the network in one seat
+against three :class:`~bohmisch_watten.bots.HeuristicBot` players.  A seat's reward is
+the deal's result for it, minus its score change (R29–R32: +1 per trick, −5 for none,
+doubled with Hearts, 0 when folded), paid to every decision it made in that deal.  The
+update is PPO with illegal ids masked out of the softmax (R12, R18–R26), clipped
+ratio 0.2, a value baseline, an entropy bonus.
+
+After every minute of training (evaluation time not counted) the greedy network plays
+whole games (R31–R34) in every seat against three RandomBots and against three
+HeuristicBots; the win rate is the share of games it is among the winners (R34).  The
+checkpoint, written after each evaluation, plays with ``make_bot("policy:PATH")``.
+
+Measured curve (``--minutes 30``, 2-core machine shared with four other jobs, so the
+minutes are slow ones; 400 evaluation games per point, ±5 percentage points)::
+
+    CURVE_PLACEHOLDER
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from bohmisch_watten import new_game
+from bohmisch_watten.action_ids import id_to_action
+from bohmisch_watten.adapters.fast import Encoder, bot_action
+from bohmisch_watten.bots import Bot, HeuristicBot, RandomBot
+from bohmisch_watten.bots.learned import PolicyNet, save_policy
+
+PLAYERS = 4
+MAX_DEALS = 60  # a game of random-ish play can drift; restart it after this many deals
+REWARD_SCALE = 5.0
+
+
+class Transition:
+    """One decision: what the network saw and did, and the deal's reward once known."""
+
+    __slots__ = ("action", "logp", "mask", "obs", "ret", "value")
+
+    def __init__(self, obs: np.ndarray, mask: np.ndarray, action: int, logp: float, value: float):
+        self.obs, self.mask, self.action, self.logp, self.value = obs, mask, action, logp, value
+        self.ret = 0.0
+
+
+class Table:
+    """One game being played: which seats the network holds, and their open decisions."""
+
+    def __init__(self, rng: random.Random, heuristic_share: float) -> None:
+        self.rng = rng
+        self.heuristic_share = heuristic_share
+        self.restart()
+
+    def restart(self) -> None:
+        self.state = new_game(PLAYERS, dealer=self.rng.randrange(PLAYERS))
+        if self.rng.random() < self.heuristic_share:
+            seat = self.rng.randrange(PLAYERS)
+            self.bots: dict[int, Bot] = {s: HeuristicBot() for s in range(PLAYERS) if s != seat}
+        else:
+            self.bots = {}
+        self.open: dict[int, list[Transition]] = {s: [] for s in range(PLAYERS)}
+
+    def apply(self, action: Any, ready: list[Transition]) -> None:
+        """Apply one action; at the end of a deal pay its decisions and move them to ready."""
+        before = self.state
+        after = before.apply(action)
+        self.state = after
+        if after.deal_number != before.deal_number or after.is_terminal:  # points posted
+            for seat, decisions in self.open.items():
+                reward = before.scores[seat] - after.scores[seat]  # R29-R32
+                for t in decisions:
+                    t.ret = reward / REWARD_SCALE
+                ready.extend(decisions)
+                self.open[seat] = []
+        if after.is_terminal or after.deal_number > MAX_DEALS:
+            self.restart()
+
+    def advance(self, ready: list[Transition]) -> int:
+        """Shuffles and bot moves until a network seat is to act; that seat."""
+        while True:
+            state = self.state
+            if state.is_chance_node:
+                self.apply(state.sample_chance(self.rng), ready)
+                continue
+            seat = state.current_player
+            assert seat is not None
+            bot = self.bots.get(seat)
+            if bot is None:
+                return seat
+            self.apply(bot_action(bot, state, seat, self.rng), ready)
+
+
+class Trainer:
+    """Masked PPO over many tables; see the module docstring."""
+
+    def __init__(
+        self,
+        games: int = 64,
+        hidden: int = 256,
+        seed: int = 0,
+        heuristic_share: float = 0.5,
+        lr: float = 3e-4,
+        batch: int = 4096,
+        epochs: int = 4,
+        minibatch: int = 1024,
+    ) -> None:
+        torch.manual_seed(seed)
+        self.rng = random.Random(seed)
+        self.net = PolicyNet(PLAYERS, hidden)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=lr)
+        self.tables = [Table(random.Random(seed * 1000 + i), heuristic_share) for i in range(games)]
+        self.encoder = Encoder(PLAYERS, games)
+        self.batch, self.epochs, self.minibatch = batch, epochs, minibatch
+        self.ready: list[Transition] = []
+        self.decisions = 0
+
+    def collect(self) -> list[Transition]:
+        """Play until at least ``batch`` paid decisions are ready; return them."""
+        while len(self.ready) < self.batch:
+            seats = [table.advance(self.ready) for table in self.tables]
+            obs, masks = self.encoder.encode([t.state for t in self.tables], seats)
+            obs_t = torch.from_numpy(obs)
+            mask_t = torch.from_numpy(masks)
+            with torch.no_grad():
+                logits, values = self.net(obs_t, mask_t)
+                dist = torch.distributions.Categorical(logits=logits)
+                actions = dist.sample()
+                logps = dist.log_prob(actions)
+            for i, table in enumerate(self.tables):
+                action = int(actions[i])
+                t = Transition(
+                    obs[i].copy(), masks[i].copy(), action, float(logps[i]), float(values[i])
+                )
+                table.open[seats[i]].append(t)
+                table.apply(id_to_action(table.state, action), self.ready)
+            self.decisions += len(self.tables)
+        out, self.ready = self.ready, []
+        return out
+
+    def _loss(
+        self, obs: torch.Tensor, mask: torch.Tensor, act: torch.Tensor, old: torch.Tensor,
+        adv: torch.Tensor, ret: torch.Tensor,
+    ) -> torch.Tensor:  # fmt: skip
+        logits, values = self.net(obs, mask)
+        dist = torch.distributions.Categorical(logits=logits)
+        ratio = torch.exp(dist.log_prob(act) - old)
+        policy = -torch.min(ratio * adv, ratio.clamp(0.8, 1.2) * adv).mean()
+        value = (values - ret).pow(2).mean()
+        return policy + 0.5 * value - 0.01 * dist.entropy().mean()
+
+    def update(self, batch: list[Transition]) -> dict[str, float]:
+        """PPO epochs over ``batch``; the loss on the whole batch before and after."""
+        obs = torch.from_numpy(np.stack([t.obs for t in batch]))
+        mask = torch.from_numpy(np.stack([t.mask for t in batch]))
+        act = torch.tensor([t.action for t in batch])
+        old = torch.tensor([t.logp for t in batch])
+        ret = torch.tensor([t.ret for t in batch], dtype=torch.float32)
+        adv = ret - torch.tensor([t.value for t in batch])
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        with torch.no_grad():
+            before = float(self._loss(obs, mask, act, old, adv, ret))
+        for _ in range(self.epochs):
+            order = torch.randperm(len(batch))
+            for k in range(0, len(batch), self.minibatch):
+                part = order[k : k + self.minibatch]
+                loss = self._loss(obs[part], mask[part], act[part], old[part], adv[part], ret[part])
+                self.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), 0.5)
+                self.optimizer.step()
+        with torch.no_grad():
+            after = float(self._loss(obs, mask, act, old, adv, ret))
+        return {"loss_before": before, "loss_after": after, "mean_return": float(ret.mean())}
+
+
+def evaluate(net: PolicyNet, opponent: Bot, games: int, seed: int, parallel: int = 100) -> float:
+    """The greedy network's win rate in whole games, seat ``i % 4`` in game ``i`` (R34)."""
+    rng = random.Random(seed)
+    encoder = Encoder(PLAYERS, parallel)
+    wins = 0
+    for start in range(0, games, parallel):
+        seats = [(start + i) % PLAYERS for i in range(min(parallel, games - start))]
+        states = [new_game(PLAYERS, dealer=rng.randrange(PLAYERS)) for _ in seats]
+        live = list(range(len(seats)))
+        while live:
+            waiting = []
+            for i in live:
+                state = states[i]
+                while not state.is_terminal and state.deal_number <= 100:
+                    if state.is_chance_node:
+                        state = state.apply(state.sample_chance(rng))
+                    elif state.current_player == seats[i]:
+                        break
+                    else:
+                        mover = state.current_player
+                        assert mover is not None
+                        state = state.apply(bot_action(opponent, state, mover, rng))
+                states[i] = state
+                if state.is_terminal or state.deal_number > 100:
+                    wins += seats[i] in state.winners
+                else:
+                    waiting.append(i)
+            if not waiting:
+                break
+            obs, masks = encoder.encode([states[i] for i in waiting], [seats[i] for i in waiting])
+            with torch.no_grad():
+                logits, _ = net(torch.from_numpy(obs), torch.from_numpy(masks))
+            for row, i in enumerate(waiting):
+                states[i] = states[i].apply(id_to_action(states[i], int(logits[row].argmax())))
+            live = waiting
+    return wins / games
+
+
+def train(
+    seconds: float,
+    *,
+    out: Path | None = None,
+    eval_every: float = 60.0,
+    eval_games: int = 400,
+    log: bool = True,
+    **options: Any,
+) -> tuple[Trainer, list[dict[str, float]]]:
+    """Train for ``seconds`` of training time; evaluate every ``eval_every`` seconds.
+
+    Returns the trainer and the history: one entry per update (losses) and, in those
+    that end an evaluation period, ``minutes``, ``vs_random`` and ``vs_heuristic``.
+    """
+    trainer = Trainer(**options)
+    history: list[dict[str, float]] = []
+    curve: list[dict[str, float]] = []
+    if eval_games:
+        net = trainer.net.eval()
+        point = {
+            "minutes": 0.0,
+            "vs_random": evaluate(net, RandomBot(), eval_games, 1),
+            "vs_heuristic": evaluate(net, HeuristicBot(), eval_games, 2),
+        }
+        curve.append(point)
+        if log:
+            print(json.dumps(point), flush=True)
+    spent = 0.0
+    next_eval = eval_every
+    while spent < seconds:
+        began = time.perf_counter()
+        trainer.net.train()
+        stats = trainer.update(trainer.collect())
+        spent += time.perf_counter() - began
+        stats["decisions"] = trainer.decisions
+        history.append(stats)
+        if eval_games and (spent >= next_eval or spent >= seconds):
+            next_eval += eval_every
+            net = trainer.net.eval()
+            point = {
+                "minutes": round(spent / 60, 2),
+                "decisions": trainer.decisions,
+                "vs_random": evaluate(net, RandomBot(), eval_games, 1),
+                "vs_heuristic": evaluate(net, HeuristicBot(), eval_games, 2),
+            }
+            curve.append(point)
+            history[-1].update(point)
+            if log:
+                print(json.dumps(point), flush=True)
+            if out is not None:
+                save_policy(trainer.net, out, curve=json.dumps(curve))
+                out.with_suffix(".json").write_text(json.dumps(curve, indent=1) + "\n")
+    if out is not None:
+        save_policy(trainer.net, out, curve=json.dumps(curve))
+    return trainer, history
+
+
+def plot_curve(curve: list[dict[str, float]], path: Path) -> None:
+    """Draw the win rates against training minutes into ``path`` (matplotlib, ``[plot]``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    minutes = [point["minutes"] for point in curve]
+    figure, axes = plt.subplots(figsize=(7, 4))
+    axes.plot(minutes, [p["vs_random"] for p in curve], "o-", label="vs three RandomBots")
+    axes.plot(minutes, [p["vs_heuristic"] for p in curve], "s-", label="vs three HeuristicBots")
+    axes.axhline(0.25, color="grey", linestyle=":", label="an equal fourth (25 %)")
+    axes.set_xlabel("training minutes (2-core machine, shared)")
+    axes.set_ylabel("games won")
+    axes.set_ylim(0, 1)
+    axes.set_title("PolicyBot: masked PPO self-play, whole four-player games")
+    axes.legend(loc="upper left")
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=60.0, help="training time")
+    parser.add_argument("--out", type=Path, default=Path("policy.pt"), help="checkpoint")
+    parser.add_argument("--games", type=int, default=64, help="parallel games")
+    parser.add_argument("--hidden", type=int, default=256, help="hidden layer width")
+    parser.add_argument("--eval-games", type=int, default=400, help="games per evaluation")
+    parser.add_argument("--eval-every", type=float, default=1.0, help="minutes between them")
+    parser.add_argument("--batch", type=int, default=4096, help="decisions per update")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--plot", type=Path, help="draw the curve into this PNG file")
+    parser.add_argument("--from-curve", type=Path, help="do not train: plot this curve file")
+    args = parser.parse_args(argv)
+    if args.from_curve is not None:
+        if args.plot is None:
+            parser.error("--from-curve needs --plot")
+        plot_curve(json.loads(args.from_curve.read_text()), args.plot)
+        return
+    torch.set_num_threads(args.threads)
+    train(
+        args.minutes * 60,
+        out=args.out,
+        eval_every=args.eval_every * 60,
+        eval_games=args.eval_games,
+        games=args.games,
+        hidden=args.hidden,
+        seed=args.seed,
+        batch=args.batch,
+        minibatch=min(1024, args.batch),
+    )
+    if args.plot is not None:
+        plot_curve(json.loads(args.out.with_suffix(".json").read_text()), args.plot)
+
+
+if __name__ == "__main__":
+    main()

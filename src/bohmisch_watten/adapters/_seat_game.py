@@ -1,0 +1,137 @@
+"""Internal: one learning seat against bots, the episode shared by Gymnasium's envs.
+
+:class:`~bohmisch_watten.adapters.gymnasium.WattenEnv` runs one of these and the vector
+environment of :mod:`~bohmisch_watten.adapters.vector` runs N; both then encode the
+seat's observation with :mod:`~bohmisch_watten.adapters.fast`, so one game and a batch
+of games cannot disagree on what an episode is or pays.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..action_ids import NUM_ACTION_IDS, id_to_action
+from ..bots import Bot
+from ..state import GameState, new_game
+from ._config import count_argument, opponent_bots, rules_argument
+from ._episodes import deal_over, deal_rewards
+from ._positions import deal_start
+from .fast import bot_action, mask_bits
+
+__all__ = ["SeatGame"]
+
+
+class SeatGame:
+    """The episode of one learning seat: bots move and shuffles happen in between.
+
+    Args:
+        start: the state each episode starts from.
+        seat: the learning seat.
+        mode: ``"deal"`` (one deal, pays minus the seat's score change, R29–R32) or
+            ``"game"`` (pays ``returns()[seat]`` at the end, R34).
+        max_deals: the deal cap of a whole game (truncation).
+        opponents: the bot of every other seat.
+    """
+
+    def __init__(
+        self, start: GameState, seat: int, mode: str, max_deals: int, opponents: dict[int, Bot]
+    ) -> None:
+        self.start = start
+        self.seat = seat
+        self.deal_mode = mode == "deal"
+        self.max_deals = max_deals
+        self.opponents = opponents
+        self.state = start
+        self.rng = random.Random()
+
+    def reset(self, rng: random.Random) -> None:
+        """A new episode from :attr:`start`, drawing every shuffle and bot move from ``rng``."""
+        self.rng = rng
+        self.state = self.start
+        self.advance()
+
+    def ended(self, state: GameState) -> bool:
+        """Whether the episode is over at ``state`` (the deal's points posted, or game over)."""
+        if self.deal_mode:
+            return state.is_terminal or state.deal_number != self.start.deal_number
+        return state.is_terminal
+
+    def capped(self, state: GameState) -> bool:
+        """Whether ``state`` is past the deal cap (a whole game is truncated there)."""
+        return state.deal_number - self.start.deal_number >= self.max_deals
+
+    def pay(self, before: GameState, after: GameState) -> float:
+        """The seat's reward for the step from ``before`` to ``after``."""
+        if self.deal_mode:
+            return deal_rewards(before, after)[self.seat] if deal_over(before, after) else 0.0
+        return after.returns()[self.seat] if after.is_terminal else 0.0
+
+    def advance(self) -> float:
+        """Shuffles and bot moves until the seat is to act or the episode ends."""
+        state = self.state
+        if self.ended(state) or self.capped(state):
+            return 0.0
+        reward = 0.0
+        seat, rng, bots = self.seat, self.rng, self.opponents
+        while True:
+            mover = state.current_player
+            if mover == seat:
+                break
+            if mover is None:  # a chance node: the end of a game was caught below (R34)
+                after = state.apply(state.sample_chance(rng))
+            else:
+                after = state.apply(bot_action(bots[mover], state, mover, rng))
+            # The game fields change once a deal, when its points are posted (R28): only
+            # then can the episode pay, end or reach the cap.
+            if after.game_fields is not state.game_fields:
+                reward += self.pay(state, after)
+                state = after
+                if self.ended(state) or self.capped(state):
+                    break
+            else:
+                state = after
+        self.state = state
+        return reward
+
+    def legal(self, index: int) -> bool:
+        """Whether action id ``index`` is legal for the seat now."""
+        return 0 <= index < NUM_ACTION_IDS and bool(mask_bits(self.state, self.seat) >> index & 1)
+
+    def play(self, index: int) -> tuple[float, bool, bool]:
+        """Play the legal id ``index``, then the bots: ``(reward, terminated, truncated)``."""
+        state = self.state
+        after = state.apply(id_to_action(state, index))
+        reward = self.pay(state, after)
+        self.state = after
+        reward += self.advance()
+        terminated = self.ended(self.state)
+        truncated = not terminated and self.capped(self.state)
+        return reward, terminated, truncated
+
+    @classmethod
+    def build(
+        cls,
+        players: object,
+        rules: object,
+        seat: object,
+        mode: object,
+        position: object,
+        opponents: object,
+        max_deals: object,
+    ) -> SeatGame:
+        """The episode of ``WattenEnv`` (and of each game of the vector env), checked.
+
+        Raises:
+            TypeError: naming the parameter, for a value of the wrong type.
+            ValueError: naming the parameter, for a bad value.
+        """
+        n = count_argument(players, "players", 2, 4)
+        rules = rules_argument(rules)
+        seat = count_argument(seat, "seat", 0, n - 1)
+        if mode not in ("deal", "game"):
+            raise ValueError(f"mode must be 'deal' or 'game', got {mode!r}")
+        if not isinstance(position, str):
+            raise TypeError(f"position must be a position text, got {type(position).__name__}")
+        max_deals = count_argument(max_deals, "max_deals", 1)
+        start = deal_start(n, rules, position) if mode == "deal" else new_game(n, rules=rules)
+        return cls(start, seat, mode, max_deals, opponent_bots(n, seat, opponents))

@@ -1,0 +1,422 @@
+"""The encoding read straight off a :class:`GameState`, into preallocated numpy arrays.
+
+:func:`bohmisch_watten.encoding.observation` takes a :class:`PlayerView`, which is the
+safe way to say what a seat may know, but building the view and then a list of floats
+costs far more than the engine's move.  Learning loops run millions of observations,
+so this module computes **the same numbers** from the state's public compact reads
+(``hand_masks``, ``trick_plays``, ``played_tricks``, ``deal_fields`` …):
+
+* the 0/1 entries of the vector are one Python integer with bit ``k`` for column ``k``,
+  built with shifts; the few fractional entries (tricks won, scores, stock) are written
+  after it;
+* numpy turns the integers of a whole batch into rows with one ``unpackbits`` call;
+* the action mask is a 99-bit integer made the same way (a card play is
+  ``play_mask << 67``);
+* :func:`bot_action` is a bot's move without building its view, for the two bots
+  whose choice reads only what the state gives equally (RandomBot, HeuristicBot).
+
+>>> import numpy as np
+>>> from bohmisch_watten import new_game
+>>> from bohmisch_watten.encoding import observation
+>>> from bohmisch_watten.adapters.fast import encode_observation
+>>> state = new_game(3)
+>>> bool((encode_observation(state, 1) == np.float32(observation(state.view(1)))).all())
+True
+
+**Hidden information.**  A :class:`GameState` knows every card, so this module is a
+trust boundary: for seat ``s`` it reads only ``hand_masks[s]``, ``discards[s]``, the
+public facts of the deal (trump card, folds, exchange counts, tricks, the stock's size)
+and, of the cutting ritual, only what R13 lets ``s`` see.  A seat's draws (R23) are not
+in the compact fields; they come from ``state.view(s).draw_indices``, once per deal
+and seat.  The property test in ``tests/test_fast_encoding.py`` proves that the result
+equals :func:`~bohmisch_watten.encoding.observation` of ``state.view(s)`` — a function
+of the view alone — for every seat of random states of every size and variant.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from .._layout import STOCK_LIMIT
+from ..action_ids import EXCHANGE_BASE, EXCHANGE_TRUMP_BASE, FOLD_ID, NUM_ACTION_IDS, PLAY_BASE
+from ..actions import Action
+from ..bots import Bot, HeuristicBot, RandomBot
+from ..bots.policy import decide
+from ..cards import CRITICALS
+from ..encoding import layout, observation_size
+from ..phase import Phase
+from ..seats import left_of
+from ..state import GameState
+from ..tables import CRITICAL_MASK
+
+__all__ = [
+    "Encoder",
+    "bot_action",
+    "encode_mask",
+    "encode_observation",
+    "mask_bits",
+    "observation_bits",
+]
+
+_CUT: Final = Phase.CUT
+_DEAL: Final = Phase.DEAL
+_EXCHANGE: Final = Phase.EXCHANGE
+_PLAY: Final = Phase.PLAY
+_PHASE_ROW: Final = {phase: k for k, phase in enumerate(Phase)}
+_CRITICAL_ROW: Final = {card.index: k for k, card in enumerate(CRITICALS)}
+_MASK_BYTES: Final = (NUM_ACTION_IDS + 7) // 8
+_CUT_MASK: Final = 1 << 0 | 1 << 1  # take, leave (R12)
+_CACHE_LIMIT: Final = 4096
+_RANDOM: Final = RandomBot
+_HEURISTIC: Final = HeuristicBot
+
+
+class _Plan:
+    """The column of every block for one number of players, and the seat rotations."""
+
+    def __init__(self, n: int) -> None:
+        at = {name: offset for name, offset, _ in layout(n)}
+        self.n = n
+        self.size = observation_size(n)
+        self.nbytes = (self.size + 7) // 8
+        self.discards = at["discards"]
+        self.draws = at["draws"]
+        self.cut_seen = at["cut_seen"]
+        self.trump_card = at["trump_card"]
+        self.trump_suit = at["trump_suit"]
+        self.trump_taken_bit = 1 << at["trump_taken"]
+        self.criticals_taken = at["criticals_taken"]
+        self.criticals_left = at["criticals_left"]
+        self.trick = at["trick"]
+        self.trick_leader = at["trick_leader"]
+        self.played = at["played"]
+        self.folded = at["folded"]
+        self.exchanged = at["exchanged"]
+        self.dealer = at["dealer"]
+        self.forehand = at["forehand"]
+        self.to_act = at["to_act"]
+        self.phase_bit = {phase: 1 << at["phase"] + k for phase, k in _PHASE_ROW.items()}
+        # The fractional columns, in the order observation_bits() returns their values.
+        self.real_columns = np.array(
+            [at["tricks_won"] + r for r in range(n)]
+            + [at["scores"] + r for r in range(n)]
+            + [at["stock"]],
+            dtype=np.intp,
+        )
+        # rotation[me][seat]: the row of ``seat`` in ``me``'s per-seat blocks.
+        self.rotation = tuple(tuple((seat - me) % n for seat in range(n)) for me in range(n))
+        # order[me]: the seats in ``me``'s row order (me first, then clockwise, R6).
+        self.order = tuple((*range(me, n), *range(me)) for me in range(n))
+
+
+_PLANS: Final = {n: _Plan(n) for n in (2, 3, 4)}
+
+
+def _played_bits(state: GameState, seat: int, plan: _Plan) -> int:
+    """The ``played`` block: each seat's cards in the finished tricks, rotated (R27)."""
+    tricks = state.played_tricks
+    key = (id(tricks), seat)
+    hit = _PLAYED_CACHE.get(key)
+    if hit is not None and hit[0] is tricks:
+        return hit[1]
+    rot = plan.rotation[seat]
+    bits = 0
+    for plays, _ in tricks:
+        for player, card in plays:
+            bits |= 1 << 32 * rot[player] + card
+    bits <<= plan.played
+    if len(_PLAYED_CACHE) >= _CACHE_LIMIT:
+        _PLAYED_CACHE.clear()
+    _PLAYED_CACHE[key] = (tricks, bits)  # the reference keeps the id from being reused
+    return bits
+
+
+def _deal_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, float]:
+    """The columns that change a few times a deal: discards, draws, ritual, trump,
+    folds, exchanges (R12–R23), and the stock's share; once per deal fields and seat."""
+    deal = state.deal_fields
+    key = (id(deal), seat)
+    hit = _DEAL_CACHE.get(key)
+    if hit is not None and hit[0] is deal:
+        return hit[1], hit[2]
+    rot = plan.rotation[seat]
+    phase = state.phase
+    counts = deal.exchanged
+    bits: int = deal.discards[seat] << plan.discards
+    if counts[seat] > 0 and phase is not _CUT and phase is not _DEAL:
+        # R23: a seat's draws are not among the compact fields (they are read off the
+        # deal's shuffle); its own view holds them, and nobody else's.
+        draws = 0
+        for card in state.view(seat).draw_indices:
+            draws |= 1 << card
+        bits |= draws << plan.draws
+    for looker, card, taken in deal.cut:
+        if taken:  # R13: a taken card is public
+            bits |= 1 << plan.criticals_taken + 3 * rot[looker] + _CRITICAL_ROW[card]
+        else:
+            if looker == seat:  # R13: a card left is known to the seat that looked only
+                bits |= 1 << plan.cut_seen + card
+            if CRITICAL_MASK >> card & 1:  # declining a Critical is public
+                bits |= 1 << plan.criticals_left + rot[looker]
+    trump = deal.trump
+    if trump >= 0:
+        bits |= 1 << plan.trump_card + trump | 1 << plan.trump_suit + (trump >> 3)
+    if deal.took_trump:
+        bits |= plan.trump_taken_bit
+    folded = deal.folded
+    for player in range(plan.n):
+        r = rot[player]
+        if folded[player]:
+            bits |= 1 << plan.folded + r
+        count = counts[player]
+        if count >= 0:
+            bits |= 1 << plan.exchanged + 6 * r + count
+    stock = len(deal.pack) / 32
+    if len(_DEAL_CACHE) >= _CACHE_LIMIT:
+        _DEAL_CACHE.clear()
+    _DEAL_CACHE[key] = (deal, bits, stock)
+    return bits, stock
+
+
+def _game_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, tuple[float, ...]]:
+    """The columns that change once a deal: dealer, forehand, scores; once per deal."""
+    game = state.game_fields
+    key = (id(game), seat)
+    hit = _GAME_CACHE.get(key)
+    if hit is not None and hit[0] is game:
+        return hit[1], hit[2]
+    rot = plan.rotation[seat]
+    dealer = game.dealer
+    bits = (
+        1 << plan.dealer + rot[dealer] | 1 << plan.forehand + rot[left_of(dealer, plan.n)]
+    )  # R2: forehand
+    goal = 2 * game.rules.start_score
+    scores = game.scores
+    reals = tuple(min(max(scores[s], 0), goal) / goal for s in plan.order[seat])
+    if len(_GAME_CACHE) >= _CACHE_LIMIT:
+        _GAME_CACHE.clear()
+    _GAME_CACHE[key] = (game, bits, reals)
+    return bits, reals
+
+
+_PLAYED_CACHE: dict[tuple[int, int], tuple[object, int]] = {}
+_DEAL_CACHE: dict[tuple[int, int], tuple[object, int, float]] = {}
+_GAME_CACHE: dict[tuple[int, int], tuple[object, int, tuple[float, ...]]] = {}
+_WON: Final = {
+    (won, seat): tuple(won[s] / 5 for s in (*range(seat, len(won)), *range(seat)))
+    for n in (2, 3, 4)
+    for won in itertools.product(range(6), repeat=n)
+    if sum(won) <= 5
+    for seat in range(n)
+}
+"""The rotated ``tricks_won`` block of every possible count, by (counts, seat)."""
+
+
+def observation_bits(state: GameState, seat: int) -> tuple[int, tuple[float, ...]]:
+    """``seat``'s observation as an integer of its 0/1 columns and its fractional values.
+
+    Bit ``k`` of the integer is column ``k`` of
+    :func:`~bohmisch_watten.encoding.observation`; the tuple holds the columns
+    ``tricks_won``, ``scores`` and ``stock`` in that order (:attr:`Encoder.real_columns`).
+    No argument checks: this is the inner loop (:func:`encode_observation` checks).
+    """
+    plan = _PLANS[state.game_fields[0]]
+    deal_bits, stock = _deal_bits(state, seat, plan)
+    game_bits, scores = _game_bits(state, seat, plan)
+    bits: int = state.hand_masks[seat] | deal_bits | game_bits
+    rot = plan.rotation[seat]
+    first = True
+    for player, card in state.trick_plays:
+        bits |= 1 << plan.trick + 32 * rot[player] + card
+        if first:
+            bits |= 1 << plan.trick_leader + rot[player]
+            first = False
+    if state.played_tricks:
+        bits |= _played_bits(state, seat, plan)
+    mover = state.current_player
+    if mover is not None:
+        bits |= 1 << plan.to_act + rot[mover]
+    bits |= plan.phase_bit[state.phase]
+    return bits, _WON[state.tricks_won, seat] + scores + (stock,)
+
+
+@lru_cache(maxsize=1024)
+def _exchange_bits(limit: int, dealer: bool, fold: bool) -> int:
+    """The exchange ids legal for a five-card hand drawing at most ``limit`` cards.
+
+    Exchange ids name hand positions (a 5-bit pattern of discards), so the set does not
+    depend on the cards: every pattern of at most ``limit`` discards (R18, R20); for the
+    dealer also every pattern of 1 to ``limit + 1`` discards taking the trump card
+    (R19); fold when allowed (R21).
+    """
+    bits = 1 << FOLD_ID if fold else 0
+    for pattern in range(32):
+        size = pattern.bit_count()
+        if size <= limit:
+            bits |= 1 << EXCHANGE_BASE + pattern
+        if dealer and 1 <= size <= limit + 1:
+            bits |= 1 << EXCHANGE_TRUMP_BASE + pattern
+    return bits
+
+
+def mask_bits(state: GameState, seat: int) -> int:
+    """``seat``'s action mask as an integer: bit ``i`` set when action id ``i`` is legal.
+
+    Zero unless ``seat`` is to act.  The same ids as
+    :func:`~bohmisch_watten.legal_action_mask`, worked out from the phase (R12), the
+    play mask the engine keeps (R24–R26), or the exchange limits (R18–R21).
+    """
+    if state.current_player != seat:
+        return 0
+    phase = state.phase
+    if phase is _PLAY:
+        return state.play_mask << PLAY_BASE
+    if phase is _CUT:
+        return _CUT_MASK
+    if phase is not _EXCHANGE:  # pragma: no cover - only PLAY, CUT and EXCHANGE have a mover
+        return 0
+    game = state.game_fields
+    stock = len(state.deal_fields.pack)
+    if seat == game.dealer:
+        return _exchange_bits(min(game.rules.dealer_stock_limit, stock), True, False)
+    fold = state.fold_forbidden_by(seat) is None
+    return _exchange_bits(min(STOCK_LIMIT, stock), False, fold)
+
+
+class Encoder:
+    """Observations and masks of many (state, seat) pairs into preallocated arrays.
+
+    One encoder serves one number of players; :meth:`encode` fills the first rows of
+    :attr:`observations` and :attr:`masks` and returns views of them, so a vector
+    environment reuses the same memory at every step (copy what you keep).
+
+    Args:
+        num_players: 2, 3 or 4.
+        capacity: the most pairs one call encodes.
+
+    Raises:
+        ValueError: for a bad player count or a capacity below 1.
+    """
+
+    def __init__(self, num_players: int, capacity: int) -> None:
+        if isinstance(num_players, bool) or num_players not in _PLANS:
+            raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+        if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
+            raise ValueError(f"capacity must be a positive int, got {capacity!r}")
+        self._plan = _PLANS[num_players]
+        self.num_players = num_players
+        self.capacity = capacity
+        self.observations: npt.NDArray[np.float32] = np.zeros(
+            (capacity, self._plan.size), np.float32
+        )
+        self.masks: npt.NDArray[np.int8] = np.zeros((capacity, NUM_ACTION_IDS), np.int8)
+        self.real_columns = self._plan.real_columns
+
+    def encode(
+        self, states: Sequence[GameState], seats: Sequence[int]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """The observations and masks of ``seats[i]`` in ``states[i]``, one row each.
+
+        Raises:
+            ValueError: for more pairs than :attr:`capacity`, sequences of different
+                lengths, or a state with another number of players.
+        """
+        count = len(states)
+        if count > self.capacity or len(seats) != count:
+            raise ValueError(
+                f"encode: {count} states and {len(seats)} seats for capacity {self.capacity}"
+            )
+        plan = self._plan
+        obs_bytes = []
+        mask_bytes = []
+        reals = []
+        for state, seat in zip(states, seats, strict=True):
+            if state.num_players != plan.n:
+                raise ValueError(
+                    f"encode: a {state.num_players}-player state for a {plan.n}-player encoder"
+                )
+            bits, values = observation_bits(state, seat)
+            obs_bytes.append(bits.to_bytes(plan.nbytes, "little"))
+            mask_bytes.append(mask_bits(state, seat).to_bytes(_MASK_BYTES, "little"))
+            reals.append(values)
+        observations = self.observations[:count]
+        masks = self.masks[:count]
+        if count:
+            raw = np.frombuffer(b"".join(obs_bytes), np.uint8).reshape(count, plan.nbytes)
+            observations[:] = np.unpackbits(raw, axis=1, count=plan.size, bitorder="little")
+            observations[:, plan.real_columns] = reals
+            raw = np.frombuffer(b"".join(mask_bytes), np.uint8).reshape(count, _MASK_BYTES)
+            masks[:] = np.unpackbits(raw, axis=1, count=NUM_ACTION_IDS, bitorder="little")
+        return observations, masks
+
+
+def _check(state: object, seat: object) -> GameState:
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise TypeError(f"seat must be an int, got {type(seat).__name__}")
+    if not 0 <= seat < state.num_players:
+        raise ValueError(f"seat must be a seat from 0 to {state.num_players - 1}, got {seat!r}")
+    return state
+
+
+def encode_observation(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+    """A new float32 array equal to ``observation(state.view(seat))``.
+
+    Raises:
+        TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
+        ValueError: naming ``seat`` if it is not a seat of the game.
+    """
+    plan = _PLANS[_check(state, seat).num_players]
+    bits, reals = observation_bits(state, seat)
+    raw = np.frombuffer(bits.to_bytes(plan.nbytes, "little"), np.uint8)
+    out = np.unpackbits(raw, count=plan.size, bitorder="little").astype(np.float32)
+    out[plan.real_columns] = reals
+    return out
+
+
+def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
+    """A new int8 array equal to ``action_mask(state.view(seat))``.
+
+    Raises:
+        TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
+        ValueError: naming ``seat`` if it is not a seat of the game.
+    """
+    bits = mask_bits(_check(state, seat), seat)
+    row = _MASK_ROWS.get(bits)
+    if row is None:  # a few hundred masks recur: unpack each once, copy it after
+        raw = np.frombuffer(bits.to_bytes(_MASK_BYTES, "little"), np.uint8)
+        row = np.unpackbits(raw, count=NUM_ACTION_IDS, bitorder="little").view(np.int8)
+        if len(_MASK_ROWS) >= _CACHE_LIMIT:
+            _MASK_ROWS.clear()
+        _MASK_ROWS[bits] = row
+    return row.copy()
+
+
+_MASK_ROWS: dict[int, npt.NDArray[np.int8]] = {}
+
+
+def bot_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Action:
+    """``bot.choose(state.view(seat), rng)``, without building the view for two bots.
+
+    :class:`RandomBot` and :class:`HeuristicBot` read only ``legal_actions()``, the
+    seat's own hand, the trick and the trump card of their view, and the acting seat's
+    view has the same legal actions, in the same order, as the state (R12, R18–R26):
+    the same values come from the state here, so the choice is the same (a test
+    checks it) and no other seat's card is read.  Any other bot gets its view.
+    """
+    kind = type(bot)
+    if kind is _RANDOM:
+        return rng.choice(state.legal_actions())
+    if kind is _HEURISTIC:
+        return decide(
+            state.phase, state.legal_actions(), state.hands[seat], state.trick, state.trump_card
+        )
+    return bot.choose(state.view(seat), rng)

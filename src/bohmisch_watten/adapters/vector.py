@@ -1,0 +1,198 @@
+"""N games of :class:`~bohmisch_watten.adapters.gymnasium.WattenEnv` in one call (``[gymnasium]``).
+
+>>> import gymnasium
+>>> import bohmisch_watten.adapters.gymnasium
+>>> envs = gymnasium.make_vec(
+...     "BohmischWatten-v0", num_envs=8, vectorization_mode="vector_entry_point", players=3
+... )
+>>> observations, infos = envs.reset(seed=1)
+>>> observations.shape, infos["action_mask"].shape
+((8, 415), (8, 99))
+
+A Gymnasium :class:`~gymnasium.vector.VectorEnv` that keeps N games in one process and
+encodes all N observations and masks with one batch call of
+:class:`~bohmisch_watten.adapters.fast.Encoder` into preallocated arrays.  Each game is
+exactly a :class:`WattenEnv` with the same arguments (``players``, ``rules``, ``seat``,
+``mode``, ``position``, ``opponents``, ``max_deals``, as values or as config text), and
+the vector env behaves exactly as ``gymnasium.vector.SyncVectorEnv`` over N of them —
+same seeds, same observations, rewards and infos, step for step (a test checks it):
+
+* **Seeds**: ``reset(seed=s)`` seeds game ``i`` with ``s + i``; a list gives one seed
+  per game; None draws fresh seeds.
+* **Autoreset**: Gymnasium 1.x's default, ``AutoresetMode.NEXT_STEP``
+  (``metadata["autoreset_mode"]``): the step after a game's episode ended resets that
+  game, ignores its action and returns its first observation with reward 0.
+  ``reset(options={"reset_mask": mask})`` resets only the games where ``mask`` is True.
+* **Infos**: ``infos["action_mask"]`` (N × 99, int8) with ``infos["_action_mask"]``;
+  ``infos["illegal"]`` and ``infos["_illegal"]`` when a game was ended by an illegal id
+  (reward −1, as in :class:`WattenEnv`).
+* **Returned arrays** are fresh copies, safe to keep.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from ..action_ids import NUM_ACTION_IDS
+from ..encoding import observation_size
+from ..rules import Rules
+from ._config import count_argument
+from ._episodes import action_index
+from ._seat_game import SeatGame
+from .fast import Encoder
+
+__all__ = ["WattenVectorEnv"]
+
+_DEFAULT_RULES: Final = Rules()
+
+
+class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
+    """N one-seat games stepped together; see the module docstring.
+
+    Args:
+        num_envs: how many games (at least 1).
+        players, rules, seat, mode, position, opponents, max_deals: as for
+            :class:`~bohmisch_watten.adapters.gymnasium.WattenEnv`, the same for every
+            game.
+        render_mode: None only (a batch of tables has no one picture).
+
+    Raises:
+        TypeError: naming the parameter, for a value of the wrong type.
+        ValueError: naming the parameter, for a bad value.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int | str = 1,
+        players: int | str = 4,
+        *,
+        rules: Rules | str | dict[str, Any] = _DEFAULT_RULES,
+        seat: int | str = 0,
+        mode: str = "deal",
+        position: str = "",
+        opponents: object = None,
+        max_deals: int | str = 100,
+        render_mode: str | None = None,
+    ) -> None:
+        self.num_envs = count_argument(num_envs, "num_envs", 1, 1_000_000)
+        if render_mode is not None:
+            raise ValueError(f"render_mode must be None, got {render_mode!r}")
+        first = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
+        self.games: list[SeatGame] = [first] + [
+            SeatGame(first.start, first.seat, mode, first.max_deals, first.opponents)
+            for _ in range(self.num_envs - 1)
+        ]
+        n = first.start.num_players
+        self.seat = first.seat
+        self.render_mode = None
+        self.single_observation_space = spaces.Box(0.0, 1.0, (observation_size(n),), np.float32)
+        self.single_action_space = spaces.Discrete(NUM_ACTION_IDS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._encoder = Encoder(n, self.num_envs)
+        self._generators: list[np.random.Generator | None] = [None] * self.num_envs
+        self._autoreset = np.zeros(self.num_envs, np.bool_)
+        self._seats = [first.seat] * self.num_envs
+
+    # ------------------------------------------------------------------ helpers
+
+    def _restart(self, i: int, seed: int | None) -> None:
+        """Game ``i`` from its start, seeded as ``WattenEnv.reset(seed=seed)`` would be."""
+        generator = self._generators[i]
+        if seed is not None or generator is None:
+            generator, _ = seeding.np_random(seed)
+            self._generators[i] = generator
+        self.games[i].reset(random.Random(int(generator.integers(2**62))))
+
+    def _observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        observations, masks = self._encoder.encode([g.state for g in self.games], self._seats)
+        everyone = np.ones(self.num_envs, np.bool_)
+        return observations.copy(), {"action_mask": masks.copy(), "_action_mask": everyone}
+
+    # ---------------------------------------------------------------- the API
+
+    def reset(
+        self,
+        *,
+        seed: int | list[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Reset every game (or those of ``options["reset_mask"]``); see the seeds above.
+
+        Raises:
+            ValueError: for a list of seeds of the wrong length or a bad reset mask.
+        """
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"seed: {len(seeds)} seeds for {self.num_envs} games")
+        mask = np.ones(self.num_envs, np.bool_)
+        if options is not None and "reset_mask" in options:
+            mask = np.asarray(options["reset_mask"])
+            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_ or not mask.any():
+                raise ValueError(
+                    f"options['reset_mask'] must be {self.num_envs} booleans, one True at least"
+                )
+        for i in np.flatnonzero(mask):
+            self._restart(int(i), seeds[i])
+        self._autoreset[mask] = False
+        return self._observe()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """One action id per game; games whose episode ended last step are reset instead.
+
+        Raises:
+            ValueError: if ``actions`` does not hold one id per game.
+            TypeError: naming ``action`` for an id that is not an integer.
+        """
+        ids = np.asarray(actions)
+        if ids.shape != (self.num_envs,):
+            raise ValueError(f"actions must hold {self.num_envs} ids, got shape {ids.shape}")
+        n = self.num_envs
+        rewards = np.zeros(n, np.float64)
+        terminated = np.zeros(n, np.bool_)
+        truncated = np.zeros(n, np.bool_)
+        illegal: list[int] = []
+        autoreset = self._autoreset
+        for i, (game, action) in enumerate(zip(self.games, ids.tolist(), strict=True)):
+            if autoreset[i]:
+                self._restart(i, None)
+                continue
+            index = action_index(action)
+            if not game.legal(index):
+                illegal.append(i)
+                rewards[i] = -1.0
+                terminated[i] = True
+                continue
+            rewards[i], terminated[i], truncated[i] = game.play(index)
+        self._autoreset = terminated | truncated
+        observations, infos = self._observe()
+        if illegal:
+            flags = np.zeros(n, np.bool_)
+            flags[illegal] = True
+            infos["illegal"] = flags
+            infos["_illegal"] = flags.copy()
+        return observations, rewards, terminated, truncated, infos

@@ -1,0 +1,159 @@
+"""PolicyBot: a bot that plays from a trained policy network (extra ``[train]``, PyTorch).
+
+``examples/train_policy.py`` trains a :class:`PolicyNet` by self-play and saves it with
+:func:`save_policy`; ``make_bot("policy:PATH")`` (or ``PolicyBot(PATH)``) plays from the
+file.  The network reads :func:`bohmisch_watten.encoding.observation` of the bot's own
+view and scores the 99 action ids of :mod:`bohmisch_watten.action_ids`; illegal ids
+are masked out (R12, R18–R26), so every move is legal.
+
+A checkpoint is a plain ``torch.save`` of tensors and numbers, read back with
+``torch.load(weights_only=True)``: loading one runs no code from the file.
+
+This module imports :mod:`torch`; :func:`~bohmisch_watten.bots.make_bot` imports it only
+for a ``policy:`` spec, so the rest of the package never needs PyTorch.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+import torch
+from torch import nn
+
+from ..action_ids import NUM_ACTION_IDS, id_to_action
+from ..encoding import action_mask, observation, observation_size
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..views import PlayerView
+
+__all__ = ["CHECKPOINT_FORMAT", "PolicyBot", "PolicyNet", "read_policy", "save_policy"]
+
+CHECKPOINT_FORMAT: Final = "bohmisch_watten.policy/1"
+"""The ``format`` entry of a checkpoint written by :func:`save_policy`."""
+
+
+class PolicyNet(nn.Module):
+    """An MLP from an observation to 99 action logits and a value.
+
+    Args:
+        num_players: 2, 3 or 4 (the observation's length depends on it).
+        hidden: the width of the two hidden layers.
+    """
+
+    def __init__(self, num_players: int, hidden: int = 256) -> None:
+        super().__init__()
+        self.num_players = num_players
+        self.hidden = hidden
+        size = observation_size(num_players)
+        self.body = nn.Sequential(
+            nn.Linear(size, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU()
+        )
+        self.logits = nn.Linear(hidden, NUM_ACTION_IDS)
+        self.value = nn.Linear(hidden, 1)
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits (illegal ids at a large negative number) and values.
+
+        Args:
+            obs: ``(batch, observation_size)`` floats.
+            mask: ``(batch, 99)``, nonzero at legal ids.
+        """
+        features = self.body(obs)
+        logits = self.logits(features).masked_fill(mask == 0, -1e9)
+        return logits, self.value(features).squeeze(-1)
+
+
+def save_policy(net: PolicyNet, path: str | Path, **extra: Any) -> None:
+    """Write ``net`` to ``path`` as a checkpoint :class:`PolicyBot` can play from.
+
+    ``extra`` (numbers, strings, lists of them) is stored beside it, e.g. the training
+    minutes and the measured win rates.
+    """
+    torch.save(
+        {
+            "format": CHECKPOINT_FORMAT,
+            "num_players": net.num_players,
+            "hidden": net.hidden,
+            "state_dict": net.state_dict(),
+            "extra": extra,
+        },
+        str(path),
+    )
+
+
+def read_policy(path: str | Path) -> PolicyNet:
+    """The network saved at ``path``, in evaluation mode.
+
+    A checkpoint is binary tensors, not a text document, so it takes no ``max_chars``
+    like the package's document loaders; ``weights_only=True`` keeps it from running
+    code.
+
+    Raises:
+        ValueError: naming the path if the file is missing or is not a checkpoint of
+            :func:`save_policy`.
+    """
+    try:
+        data = torch.load(str(path), weights_only=True, map_location="cpu")
+    except FileNotFoundError:
+        raise ValueError(f"policy: no checkpoint at {str(path)!r}") from None
+    except Exception as error:  # torch raises many kinds for a file that is no checkpoint
+        raise ValueError(f"policy: {str(path)!r} is not a checkpoint ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"policy: {str(path)!r} is not a {CHECKPOINT_FORMAT} checkpoint")
+    net = PolicyNet(int(data["num_players"]), int(data["hidden"]))
+    net.load_state_dict(data["state_dict"])
+    net.eval()
+    return net
+
+
+_NETS: dict[str, PolicyNet] = {}
+"""Loaded networks by path: a bot is a small value, its network is read once."""
+
+
+def _net(path: str) -> PolicyNet:
+    net = _NETS.get(path)
+    if net is None:
+        net = _NETS[path] = read_policy(path)
+    return net
+
+
+@attrs.frozen
+class PolicyBot:
+    """Plays the legal action its network scores highest, from its own view only.
+
+    Attributes:
+        path: the checkpoint written by :func:`save_policy` (read on first use, once
+            per process, so the bot pickles as its path).
+        sample: draw the action from the network's distribution with the generator it
+            is handed instead of taking the best one.
+    """
+
+    path: str = attrs.field(converter=str)
+    sample: bool = False
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """The network's action for the seat of ``view`` (always a legal one).
+
+        Raises:
+            ValueError: if the checkpoint is for another number of players.
+        """
+        net = _net(self.path)
+        if net.num_players != view.num_players:
+            raise ValueError(
+                f"policy: {self.path!r} was trained for {net.num_players} players, "
+                f"this game has {view.num_players}"
+            )
+        obs = torch.tensor([observation(view)], dtype=torch.float32)
+        mask = torch.tensor([action_mask(view)], dtype=torch.int8)
+        with torch.no_grad():
+            logits, _ = net(obs, mask)
+        if self.sample:
+            probs = torch.softmax(logits[0], 0).tolist()
+            index = rng.choices(range(NUM_ACTION_IDS), weights=probs)[0]
+        else:
+            index = int(logits[0].argmax())
+        return id_to_action(view, index)

@@ -1,0 +1,123 @@
+"""PolicyBot and examples/train_policy.py: a few seconds of training, legal play after.
+
+Nothing is downloaded: the network starts from random weights and trains on games the
+engine plays.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from bohmisch_watten import new_game  # noqa: E402
+from bohmisch_watten.bots import HeuristicBot, RandomBot, make_bot, play_out  # noqa: E402
+from bohmisch_watten.bots.learned import (  # noqa: E402
+    PolicyBot,
+    PolicyNet,
+    read_policy,
+    save_policy,
+)
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_policy.py"
+
+
+def example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("train_policy", EXAMPLE)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, float]]]:
+    """Three seconds of training of a small network; its checkpoint and history."""
+    torch.set_num_threads(1)
+    path = tmp_path_factory.mktemp("policy") / "policy.pt"
+    _, history = example().train(
+        2.0, out=path, eval_games=0, log=False, games=8, hidden=32, batch=256, minibatch=128
+    )
+    return path, history
+
+
+def test_training_lowers_the_loss_of_every_update(
+    trained: tuple[Path, list[dict[str, float]]],
+) -> None:
+    _, history = trained
+    assert len(history) >= 2
+    for update in history:
+        assert update["loss_after"] < update["loss_before"]
+
+
+def test_the_checkpoint_plays_legal_games_from_its_views(
+    trained: tuple[Path, list[dict[str, float]]],
+) -> None:
+    path, _ = trained
+    bot = make_bot(f"policy:{path}")
+    assert bot == PolicyBot(str(path))
+    sampling = PolicyBot(path, sample=True)
+    rng = random.Random(3)
+    for game in range(2):
+        # apply() refuses an illegal action, so finishing a game proves every move legal
+        end = play_out(new_game(4, dealer=game), [bot, RandomBot(), sampling, HeuristicBot()], rng)
+        assert end.is_terminal
+    # the greedy bot is deterministic, the sampling one draws from the generator it gets
+    state = new_game(4)
+    state = state.apply(state.sample_chance(random.Random(1)))
+    view = state.view(state.current_player)
+    assert bot.choose(view, random.Random(1)) == bot.choose(view, random.Random(2))
+    assert sampling.choose(view, random.Random(5)) in view.legal_actions()
+
+
+def test_the_example_runs_from_its_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "p.pt"
+    example().main(
+        ["--minutes", "0.005", "--eval-games", "2", "--games", "4", "--batch", "64",
+         "--hidden", "16", "--out", str(out)]
+    )  # fmt: skip
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 2  # before training and after it
+    assert all('"vs_heuristic"' in line for line in printed)
+    assert read_policy(out).hidden == 16
+    assert out.with_suffix(".json").read_text().startswith("[")
+    picture = tmp_path / "curve.png"
+    example().main(["--from-curve", str(out.with_suffix(".json")), "--plot", str(picture)])
+    assert picture.read_bytes().startswith(b"\x89PNG")
+
+
+def test_bad_checkpoints_and_specs_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no checkpoint"):
+        read_policy(tmp_path / "missing.pt")
+    junk = tmp_path / "junk.pt"
+    junk.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="not a checkpoint"):
+        read_policy(junk)
+    other = tmp_path / "other.pt"
+    torch.save({"format": "something else"}, str(other))
+    with pytest.raises(ValueError, match="bohmisch_watten.policy/1"):
+        read_policy(other)
+    with pytest.raises(ValueError, match="checkpoint path"):
+        make_bot("policy:")
+    two = tmp_path / "two.pt"
+    save_policy(PolicyNet(2, 8), two)
+    state = new_game(3)
+    state = state.apply(state.sample_chance(random.Random(1)))
+    with pytest.raises(ValueError, match="2 players"):
+        PolicyBot(two).choose(state.view(state.current_player), random.Random(0))
+
+
+def test_without_torch_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now fails
+    monkeypatch.delitem(sys.modules, "bohmisch_watten.bots.learned", raising=False)
+    with pytest.raises(ImportError, match=r"\[train\]"):
+        make_bot("policy:whatever.pt")
