@@ -17,9 +17,9 @@ $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 # The extras whose code the tests exercise: the arena's --plot and its Ray backend,
-# and the OpenSpiel, PettingZoo and Gymnasium adapters.
+# the OpenSpiel, PettingZoo and Gymnasium adapters, and the server's PostgreSQL storage.
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,postgres]'
 	touch $@ $(VENV)/.run-installed
 
 $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
