@@ -44,6 +44,8 @@ NEW_GAME: Final = "!new_game"
 """The journal entry of the host's "new game" (no action text starts with ``!``)."""
 _BOT_PREFIX: Final = "!bot "
 """The journal entry that hands a seat to a bot: ``!bot SEAT KIND``."""
+_HUMAN_PREFIX: Final = "!human "
+"""The journal entry that gives such a seat back to its person: ``!human SEAT``."""
 
 
 def hash_token(token: str) -> str:
@@ -229,6 +231,8 @@ class Table:
         elif entry.startswith(_BOT_PREFIX):
             seat, _, kind = entry[len(_BOT_PREFIX) :].partition(" ")
             self.hand_to_bot(int(seat), kind)
+        elif entry.startswith(_HUMAN_PREFIX):
+            self.hand_back(int(entry[len(_HUMAN_PREFIX) :]))
         else:
             self._apply(self.state.current_player, parse_action(entry))
 
@@ -241,14 +245,30 @@ class Table:
         """
         if not 0 <= seat < len(self.seats) or not self.seats[seat].is_human:
             raise ValueError(f"seat {seat} is not a person's seat")
-        if seat == self.host:
-            raise ValueError("the host's seat stays a person's")
         players.check(kind)
         seats = list(self.seats)
         seats[seat] = attrs.evolve(seats[seat], kind=kind)
         self.seats = tuple(seats)
         self._record(f"{_BOT_PREFIX}{seat} {kind}", None)
         line = f"{seats[seat].name} is away: a {kind} bot plays the seat."
+        for log in (*self.logs, self.public_log):
+            log.append(line)
+
+    def hand_back(self, seat: int) -> None:
+        """Give a seat a bot took over (:meth:`hand_to_bot`) back to its person.
+
+        Raises:
+            ValueError: for a seat that was never a person's or still is.
+        """
+        if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None:
+            raise ValueError(f"seat {seat} was never a person's seat")
+        if self.seats[seat].is_human:
+            raise ValueError(f"seat {seat} is a person's already")
+        seats = list(self.seats)
+        seats[seat] = attrs.evolve(seats[seat], kind="human")
+        self.seats = tuple(seats)
+        self._record(f"{_HUMAN_PREFIX}{seat}", None)
+        line = f"{seats[seat].name} is back."
         for log in (*self.logs, self.public_log):
             log.append(line)
 
@@ -342,6 +362,8 @@ class Table:
                 f"an action is a short text like 'play HK', at most {MAX_ACTION_CHARS} characters"
             )
         self._check_turn(seat)
+        if not self.seats[seat].is_human:
+            raise TableError("a bot plays this seat now")
         self._apply(seat, parse_action(text))  # apply() raises IllegalActionError (R-ID)
 
     def hint(self, seat: int) -> str:
