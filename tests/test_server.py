@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from bohmisch_watten import load_record, replay
 from bohmisch_watten.web.server import GameServer, Limits, create_server
 from bohmisch_watten.web.storage import open_storage
+from test_storage import postgres_url  # noqa: F401 - the fixture
 
 from knowledge import cards_in, known_cards
 
@@ -441,3 +442,36 @@ def test_a_row_another_process_stored_first_wins(db: str) -> None:
                 frame = receive(ws)
             assert hub.table.journal == [*hub.table.journal[:version], legal[0]]
             assert server.storage.journal(table) == hub.table.journal
+
+
+def test_two_servers_on_one_postgres_database(postgres_url: str) -> None:  # noqa: F811
+    """In one process for brevity (test_server_processes runs two real ones)."""
+    with serving(postgres_url) as (client_a, a), serving(postgres_url) as (client_b, b):
+        answer = create(client_a, players=2, humans=2, bots=[], rules=QUICK)
+        table = answer["table"]
+        tokens = [s["token"] for s in answer["seats"]]
+        assert client_b.get("/api/tables").json()["tables"][0]["table"] == table
+        with (
+            client_a.websocket_connect(f"/ws/{tokens[0]}") as ws_a,
+            client_b.websocket_connect(f"/ws/{tokens[1]}") as ws_b,
+        ):
+            sockets, servers = {0: ws_a, 1: ws_b}, {0: a, 1: b}
+            rng = random.Random(8)
+            for _ in range(6):
+                wait_for(
+                    lambda: (
+                        a.hubs[table].table.version == b.hubs[table].table.version
+                        and a.hubs[table].table.state.current_player is not None
+                    )
+                )
+                seat = a.hubs[table].table.state.current_player
+                assert seat is not None
+                frame = my_turn(sockets[seat], servers[seat], table)
+                action = rng.choice(frame["view"]["legal_actions"])
+                sockets[seat].send_json({"type": "action", "action": action})
+                other = 1 - seat  # the move reaches the other server's seat
+                seen = receive(sockets[other])
+                while seen["version"] <= frame["version"]:
+                    seen = receive(sockets[other])
+                assert b.hubs[table].table.journal == a.hubs[table].table.journal
+        assert a.storage.journal(table) == b.hubs[table].table.journal

@@ -331,7 +331,12 @@ class GameServer:
     # ------------------------------------------------------------ the registry
 
     def register(self, table_id: int, table: Table, delay: float) -> TableHub:
-        """Serve ``table`` (stored as ``table_id``) from now on."""
+        """Serve ``table`` (stored as ``table_id``) from now on; a table served already
+        keeps its hub (two requests may have read it at once).  Call it in the loop's
+        thread (or before the loop runs)."""
+        existing = self.hubs.get(table_id)
+        if existing is not None:
+            return existing
         hub = TableHub(self, table_id, table, delay)
         self.hubs[table_id] = hub
         for seat in table.seats:
@@ -339,27 +344,34 @@ class GameServer:
                 self.tokens[seat.token_hash] = (table_id, seat.number)
         return hub
 
-    def add_table(self, table: Table, delay: float) -> TableHub:
-        """Store a new table and serve it (blocking: call it from a thread in the loop)."""
+    def store(self, table: Table, delay: float) -> int:
+        """Store a new table; returns its id (blocking)."""
         seats = [
             StoredSeat(s.number, s.kind, s.display, s.token_hash if s.is_human else None)
             for s in table.seats
         ]
-        table_id = self.storage.create_table(str(table.start.position), delay, seats)
-        return self.register(table_id, table, delay)
+        return self.storage.create_table(str(table.start.position), delay, seats)
 
-    def _load(self, stored: StoredTable) -> TableHub | None:
+    def add_table(self, table: Table, delay: float) -> TableHub:
+        """Store a new table and serve it (blocking: for start-up, before the loop runs)."""
+        return self.register(self.store(table, delay), table, delay)
+
+    def _build(self, stored: StoredTable) -> Table | None:
+        """The table of a stored start and its journal (blocking); None if it is damaged."""
         try:
-            table = build_table(stored, self.storage.journal(stored.id))
+            return build_table(stored, self.storage.journal(stored.id))
         except Exception:  # one damaged table must not keep the others from starting
             _log.exception("table %s cannot be restored; it is skipped", stored.id)
             return None
-        return self.register(stored.id, table, stored.delay)
 
-    def load(self) -> int:
-        """Load every unfinished stored table not served yet (blocking); returns how many."""
-        stored = self.storage.tables(unfinished=True)
-        loaded = [self._load(s) for s in stored if s.id not in self.hubs]
+    async def _serve_stored(self, stored: StoredTable) -> TableHub | None:
+        table = await asyncio.to_thread(self._build, stored)
+        return None if table is None else self.register(stored.id, table, stored.delay)
+
+    async def load(self) -> int:
+        """Serve every unfinished stored table not served yet; returns how many."""
+        stored = await asyncio.to_thread(self.storage.tables, unfinished=True)
+        loaded = [await self._serve_stored(s) for s in stored if s.id not in self.hubs]
         return sum(hub is not None for hub in loaded)
 
     async def hub(self, table_id: int) -> TableHub | None:
@@ -369,7 +381,7 @@ class GameServer:
             stored = await asyncio.to_thread(self.storage.table, table_id)
             if stored is None:
                 return None
-            hub = self.hubs.get(table_id) or await asyncio.to_thread(self._load, stored)
+            hub = self.hubs.get(table_id) or await self._serve_stored(stored)
         return hub
 
     async def find(self, token: str) -> tuple[TableHub, int] | None:
@@ -388,7 +400,7 @@ class GameServer:
     async def start(self) -> None:
         """Resume every unfinished table (bots carry on) and listen to other processes."""
         self.loop = asyncio.get_running_loop()
-        await asyncio.to_thread(self.load)
+        await self.load()
         for hub in self.hubs.values():
             hub.kick()
         self.storage.listen(self._moved)
@@ -462,7 +474,8 @@ class GameServer:
                     attrs.evolve(table.seats[seat], display=name),
                     *table.seats[seat + 1 :],
                 )
-        hub = await asyncio.to_thread(self.add_table, table, spec["delay"])
+        table_id = await asyncio.to_thread(self.store, table, spec["delay"])
+        hub = self.register(table_id, table, spec["delay"])
         hub.kick()
         seats = [
             {"seat": s.number, "token": s.token, "url": f"/play/{s.token}"}
@@ -473,7 +486,7 @@ class GameServer:
         return JSONResponse(answer, status_code=201, headers=_HEADERS)
 
     async def list_tables(self, request: Request) -> Response:
-        await asyncio.to_thread(self.load)  # tables another process created
+        await self.load()  # tables another process created
         everything = request.query_params.get("all") in ("1", "true")
         tables = [
             hub.summary()
