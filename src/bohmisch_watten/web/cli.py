@@ -50,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-tables", type=int, default=100, help="open tables at once (default 100)"
     )
     parser.add_argument(
+        "--rate",
+        type=float,
+        default=20.0,
+        metavar="MESSAGES",
+        help="messages a second one connection may send (bursts of twice as many; default 20)",
+    )
+    parser.add_argument(
         "--away",
         type=float,
         default=None,
@@ -117,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--delay must not be negative")
         if args.max_tables < 1:
             raise ValueError("--max-tables must be at least 1")
+        if args.rate <= 0:
+            raise ValueError("--rate must be positive")
         if args.away is not None and args.away <= 0:
             raise ValueError("--away must be positive")
         storage = open_storage(args.db)
@@ -126,7 +135,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    limits = Limits(max_tables=args.max_tables, away=args.away, away_bot=args.away_bot)
+    limits = Limits(
+        max_tables=args.max_tables,
+        messages_per_second=args.rate,
+        away=args.away,
+        away_bot=args.away_bot,
+    )
     app = create_server(storage, limits=limits, delay=args.delay)
     server: GameServer = app.state.server
     shown = args.db if "://" not in args.db else args.db.split("@")[-1]  # no password
