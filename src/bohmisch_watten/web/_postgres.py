@@ -63,6 +63,8 @@ class PostgresStorage:
         ValueError: if the database cannot be reached or its schema is newer.
     """
 
+    local = False
+
     def __init__(self, url: str) -> None:
         self.url = url
         self._lock = threading.Lock()

@@ -51,6 +51,8 @@ class SqliteStorage:
         ValueError: if the file is no database or its schema is newer than this code's.
     """
 
+    local = True
+
     def __init__(self, path: str) -> None:
         self.path = path
         self._lock = threading.Lock()

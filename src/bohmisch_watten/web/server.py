@@ -138,7 +138,10 @@ class TableHub(Hub):
         storage = self.server.storage
         if new:
             try:
-                await asyncio.to_thread(storage.append, self.table_id, self.committed, new)
+                if storage.local:
+                    storage.append(self.table_id, self.committed, new)
+                else:
+                    await asyncio.to_thread(storage.append, self.table_id, self.committed, new)
                 self.committed += len(new)
             except Conflict:
                 await self.reload()

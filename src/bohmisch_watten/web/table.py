@@ -44,6 +44,7 @@ NEW_GAME: Final = "!new_game"
 """The journal entry of the host's "new game" (no action text starts with ``!``)."""
 _BOT_PREFIX: Final = "!bot "
 """The journal entry that hands a seat to a bot: ``!bot SEAT KIND``."""
+_QUICK_BOTS: Final = frozenset({"random", "heuristic"})
 _HUMAN_PREFIX: Final = "!human "
 """The journal entry that gives such a seat back to its person: ``!human SEAT``."""
 
@@ -311,6 +312,13 @@ class Table:
             return False
         seat = state.current_player
         return seat is None or not self.seats[seat].is_human
+
+    @property
+    def quick_step(self) -> bool:
+        """True if :meth:`step` takes well under a millisecond (a shuffle, a random or
+        heuristic bot), so a server may make it without a worker thread."""
+        seat = self.state.current_player
+        return seat is None or self.seats[seat].kind.partition(":")[0] in _QUICK_BOTS
 
     def _apply(self, seat: int | None, action: Action) -> None:
         before = self.state
