@@ -103,12 +103,13 @@ def test_kill_9_in_the_middle_of_a_deal_loses_no_acknowledged_move(tmp_path: Pat
     with server(db) as (process, base):
         answer = post(
             base,
-            {"players": 2, "humans": 1, "bots": ["random"], "delay": 0, "rules": "start_score=3"},
+            {"players": 2, "humans": 1, "bots": ["random"], "delay": 0, "rules": "start_score=10"},
         )
         token = answer["seats"][0]["token"]
         with connect(ws_url(base, f"/ws/{token}")) as ws:
             frame = next_frame(ws, lambda f: True)
-            while len(acknowledged) < 6:  # an exchange and a few cards: mid-deal
+            # a few moves, then stop in the middle of a deal (after an exchange or a card)
+            while len(acknowledged) < 4 or frame["view"]["phase"] not in ("exchange", "play"):
                 frame = my_turn_or_end(ws, frame)
                 assert not frame["game_over"]
                 action = rng.choice(frame["view"]["legal_actions"])

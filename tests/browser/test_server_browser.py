@@ -101,7 +101,7 @@ def test_lobby_play_reload_crash_and_watch(browser: Browser, tmp_path: Path) -> 
         assert page.locator("#empty").is_visible()
         page.select_option("#players", "2")
         page.locator("select.bot").first.select_option("random")
-        page.fill("#rules", "start_score=2")
+        page.fill("#rules", "start_score=6")
         page.fill("#name", "Anna")
         page.click("#submit")
         page.wait_for_selector("#links a[data-seat='0']")

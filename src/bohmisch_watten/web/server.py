@@ -186,14 +186,15 @@ class TableHub(Hub):
                 entries = await asyncio.to_thread(
                     self.server.storage.journal, self.table_id, self.table.version
                 )
-                for entry in entries:
+                for entry in entries:  # a frame per entry, as for a move made here
                     self.table.replay(entry)
-                self.committed = self.table.version
+                    self.committed = self.table.version
+                    await self.send_frames()
             except Exception:
                 _log.exception("table %s: replaying another process's move failed", self.table_id)
                 await self.reload()
+                await self.send_frames()
             self.finished = self.table.state.is_terminal
-            await self.send_frames()
 
     async def hand_over(self, now: float) -> bool:
         """Give the seat of a person away too long to a bot; True if one was."""
