@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,19 +51,19 @@ def wait_for(predicate: Any, limit: float = 20) -> None:
         time.sleep(0.005)
 
 
-_LAST: dict[int, dict[str, Any]] = {}
-"""The last frame each socket received (by id), so a turn shown already is not awaited."""
+_LAST: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+"""The last frame each socket received, so a turn shown already is not awaited."""
 
 
 def receive(ws: Any) -> dict[str, Any]:
     frame: dict[str, Any] = ws.receive_json()
-    _LAST[id(ws)] = frame
+    _LAST[ws] = frame
     return frame
 
 
 def my_turn(ws: Any, server: GameServer, table: int) -> dict[str, Any]:
     """The frame that shows it is this socket's turn, at the table's current version."""
-    frame = _LAST.get(id(ws)) or receive(ws)
+    frame = _LAST.get(ws) or receive(ws)
     while True:
         hub = server.hubs[table]
         if (

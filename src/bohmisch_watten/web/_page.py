@@ -53,11 +53,11 @@ def render_page(token: str | None, *, table: int | None = None) -> str:
     return (
         _asset("page.html")
         .replace("{record}", f"{base}/record")
-        .replace("{review}", _json_for_script(f"{base}/review"))
         .replace("{table}", _json_for_script(table))
         .replace("{lobby}", lobby)
         .replace("{css}", _asset("table.css"))
         .replace("{script}", _asset("table.js"))
+        .replace("{review}", _json_for_script(f"{base}/review"))
         .replace("{token}", _json_for_script(token))
         .replace("{cards}", _cards_json())
     )

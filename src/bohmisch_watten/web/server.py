@@ -151,8 +151,13 @@ class TableHub(Hub):
         finished = self.table.state.is_terminal
         if finished != self.finished:
             self.finished = finished
-            with contextlib.suppress(Exception):  # only the lobby's listing depends on it
-                await asyncio.to_thread(storage.set_finished, self.table_id, finished)
+            try:
+                if storage.local:
+                    storage.set_finished(self.table_id, finished)
+                else:
+                    await asyncio.to_thread(storage.set_finished, self.table_id, finished)
+            except Exception:  # only the lobby's listing depends on it
+                _log.exception("table %s: storing that the game is over failed", self.table_id)
 
     async def reload(self) -> None:
         """Rebuild the table from the database (what it stored is the truth)."""

@@ -281,7 +281,7 @@ $("again").addEventListener("click", () => send({type: "new_game"}));
 $("review-button").addEventListener("click", () => {
   $("review-button").disabled = true;
   $("review").textContent = "Reviewing your decisions…";
-  fetch(REVIEW).then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
+  fetch({review}).then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
     .then(renderReview, (error) => { $("review").textContent = "No review: " + error.message;
       $("review-button").disabled = false; });
 });
