@@ -476,3 +476,39 @@ def test_two_servers_on_one_postgres_database(postgres_url: str) -> None:  # noq
                     seen = receive(sockets[other])
                 assert b.hubs[table].table.journal == a.hubs[table].table.journal
         assert a.storage.journal(table) == b.hubs[table].table.journal
+
+
+def test_a_database_failure_loses_the_move_never_the_server(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with serving(db) as (client, server):
+        answer = create(client, players=2, humans=2, bots=[])
+        table = answer["table"]
+        hub = server.hubs[table]
+        wait_for(lambda: hub.table.version >= 1)
+        seat = hub.table.state.current_player
+        assert seat in (0, 1)
+        broken = {"calls": 0}
+        real = server.storage.append
+
+        def failing(*args: Any) -> None:
+            broken["calls"] += 1
+            raise OSError("disk full")
+
+        monkeypatch.setattr(server.storage, "append", failing)
+        with client.websocket_connect(f"/ws/{answer['seats'][seat]['token']}") as ws:
+            frame = my_turn(ws, server, table)
+            ws.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
+            after = receive(ws)  # the table read back: the move did not happen
+            assert broken["calls"] == 1
+            assert after["version"] == frame["version"]
+            assert hub.table.version == frame["version"] == len(real.__self__.journal(table))  # type: ignore[attr-defined]
+            monkeypatch.setattr(server.storage, "append", real)
+            ws.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
+            assert receive(ws)["version"] == frame["version"] + 1
+
+
+def test_a_move_of_another_process_on_an_unknown_table_is_ignored(db: str) -> None:
+    with serving(db) as (_, server):
+        server._moved(12345, 3)  # no such table here: nothing to do
+        assert server.hubs == {}
