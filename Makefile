@@ -17,9 +17,10 @@ $(VENV)/.run-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 # The extras whose code the tests exercise: the arena's --plot and its Ray backend,
-# the OpenSpiel, PettingZoo and Gymnasium adapters, and the trained PolicyBot (PyTorch).
+# the OpenSpiel, PettingZoo and Gymnasium adapters, the trained PolicyBot (PyTorch) and
+# the server's PostgreSQL storage.
 $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train,postgres]'
 	touch $@ $(VENV)/.run-installed
 
 $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +12,10 @@ from bohmisch_watten.cli import main
 
 
 @pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Replace uvicorn.run: record what would be served instead of serving it."""
+def started(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[dict[str, Any]]:
+    """Replace uvicorn.run: record what would be served instead of serving it (the
+    tables' database, ``watten.sqlite`` by default, lands in a temporary directory)."""
+    monkeypatch.chdir(tmp_path)
     calls: list[dict[str, Any]] = []
 
     def fake_run(app: Any, **options: Any) -> None:

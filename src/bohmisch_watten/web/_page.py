@@ -16,8 +16,9 @@ from importlib import resources
 
 from ..cards import DECK
 from ..svg import card_back_svg, card_svg
+from ._players import BOT_KINDS
 
-__all__ = ["render_page"]
+__all__ = ["render_lobby", "render_page"]
 
 
 @lru_cache(maxsize=4)
@@ -38,13 +39,34 @@ def _cards_json() -> str:
     return _json_for_script(faces)
 
 
-def render_page(token: str) -> str:
+def render_page(token: str | None, *, table: int | None = None) -> str:
     """The page for the seat whose link carries ``token`` (the page itself holds no cards
-    of any game: everything game-specific arrives over the websocket)."""
+    of any game: everything game-specific arrives over the websocket).
+
+    Args:
+        token: the seat link's token; None for a spectator's page of ``table``.
+        table: the table's id on the game server (:mod:`.server`), None for the one
+            table of :func:`~bohmisch_watten.web.app.create_app`.
+    """
+    base = "" if table is None else f"/api/tables/{table}"
+    lobby = "" if table is None else ' <a href="/" class="lobby">Lobby</a>'
     return (
         _asset("page.html")
+        .replace("{record}", f"{base}/record")
+        .replace("{table}", _json_for_script(table))
+        .replace("{lobby}", lobby)
         .replace("{css}", _asset("table.css"))
         .replace("{script}", _asset("table.js"))
+        .replace("{review}", _json_for_script(f"{base}/review"))
         .replace("{token}", _json_for_script(token))
         .replace("{cards}", _cards_json())
+    )
+
+
+def render_lobby() -> str:
+    """The lobby: the open tables and a form to create one, both through the HTTP API."""
+    return (
+        _asset("lobby.html")
+        .replace("{css}", _asset("table.css"))
+        .replace("{bots}", _json_for_script(list(BOT_KINDS)))
     )

@@ -26,7 +26,6 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -43,12 +42,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import FormatError, IllegalActionError
 from ..phase import Phase
 from ._page import render_page
+from ._wire import MAX_MESSAGE_CHARS, check_message, foreign_origin
 from .table import Table, TableError
 
 __all__ = ["MAX_MESSAGE_CHARS", "Hub", "create_app"]
-
-MAX_MESSAGE_CHARS: Final = 1024
-"""The longest client message read; anything longer is refused unread."""
 
 _log = logging.getLogger(__name__)
 _HEADERS: Final = {
@@ -122,7 +119,10 @@ class Hub:
                 if not self.table.needs_auto:
                     return
                 try:
-                    await asyncio.to_thread(self.table.step)  # a search bot thinks ~50 ms
+                    if self.table.quick_step:  # a shuffle or a quick bot: no thread hop
+                        self.table.step()
+                    else:
+                        await asyncio.to_thread(self.table.step)  # a search bot: ~50 ms
                 except Exception:  # a broken bot must not take the server down with it
                     _log.exception("an automatic move failed; the table waits")
                     return
@@ -130,7 +130,7 @@ class Hub:
 
     async def handle(self, seat: int, socket: WebSocket, text: str | None) -> None:
         """Answer one client message; every refusal is an ``error`` frame to ``socket``."""
-        error = _check_message(text)
+        error = check_message(text)
         if isinstance(error, str):
             await self.send(socket, {"type": "error", "message": error})
             return
@@ -153,33 +153,6 @@ class Hub:
             await self.send(socket, {"type": "error", "message": str(refusal)})
             return
         self.kick()
-
-
-def _check_message(text: str | None) -> dict[str, Any] | str:
-    """The message as a dict, or why it is refused (binary, too long, not a JSON object)."""
-    if text is None:
-        return "send text frames holding a JSON object"
-    if len(text) > MAX_MESSAGE_CHARS:
-        return f"message too long (at most {MAX_MESSAGE_CHARS} characters)"
-    try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):
-        return "message is not JSON"
-    if not isinstance(message, dict):
-        return 'a message is a JSON object such as {"type": "hint"}'
-    return message
-
-
-def _foreign_origin(socket: WebSocket) -> str | None:
-    """Why a connection opened by another site's page is refused, None if it is ours.
-
-    Browsers send ``Origin`` with every websocket; a page of another site must not
-    play a seat even if it learnt the link.
-    """
-    origin = socket.headers.get("origin")
-    if origin is None or urlsplit(origin).netloc == socket.headers.get("host"):
-        return None
-    return "connections from other sites are refused"
 
 
 def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
@@ -225,7 +198,7 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
     async def socket_endpoint(socket: WebSocket) -> None:
         seat = table.seat_of(socket.path_params["token"])
         await socket.accept()
-        refusal = "unknown seat link" if seat is None else _foreign_origin(socket)
+        refusal = "unknown seat link" if seat is None else foreign_origin(socket)
         if seat is None or refusal:
             await socket.send_text(json.dumps({"type": "error", "message": refusal}))
             await socket.close(code=4403)

@@ -9,11 +9,12 @@ never show a card the seat may not know (R13, R23).  The asynchronous server in
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -23,6 +24,7 @@ from ..cards import Card
 from ..events import describe, to_dicts
 from ..notation import parse_action
 from ..phase import Phase
+from ..position import Position
 from ..review import Judge, default_judge, review
 from ..rules import Rules
 from ..state import GameState, new_game, next_game
@@ -30,13 +32,27 @@ from ..tricks import trick_winner
 from ..views import PlayerView
 from . import _players as players
 from ._narrate import narrate_events
+from ._public import SPECTATOR, public_events, public_view
 
-__all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "Seat", "Table", "TableError"]
+__all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "NEW_GAME", "Seat", "Table", "TableError", "hash_token"]
 
 LOG_LINES: Final = 40
 """How many log lines each seat keeps (older lines drop off)."""
 MAX_ACTION_CHARS: Final = 80
 """The longest action text accepted; the longest legal one is far shorter."""
+NEW_GAME: Final = "!new_game"
+"""The journal entry of the host's "new game" (no action text starts with ``!``)."""
+_BOT_PREFIX: Final = "!bot "
+"""The journal entry that hands a seat to a bot: ``!bot SEAT KIND``."""
+_QUICK_BOTS: Final = frozenset({"random", "heuristic"})
+_HUMAN_PREFIX: Final = "!human "
+"""The journal entry that gives such a seat back to its person: ``!human SEAT``."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat link's token: its SHA-256, so a leaked database opens
+    no seat (the token itself is 128 random bits, so no salt or slow hash is needed)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 class TableError(ValueError):
@@ -51,6 +67,14 @@ class Seat:
     number: int
     kind: str
     token: str | None = attrs.field(default=None, repr=False)
+    token_hash: str | None = attrs.field(default=None, repr=False)
+    """The token's :func:`hash_token`, all a stored table keeps of it."""
+    display: str | None = None
+    """The display name a person chose, if any."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.token is not None and self.token_hash is None:
+            object.__setattr__(self, "token_hash", hash_token(self.token))
 
     @property
     def is_human(self) -> bool:
@@ -60,6 +84,8 @@ class Seat:
     @property
     def name(self) -> str:
         """The name shown to the other seats."""
+        if self.display:
+            return self.display
         return f"Seat {self.number}" + ("" if self.is_human else f" ({self.kind} bot)")
 
 
@@ -125,24 +151,131 @@ class Table:
         if judge is not None and not isinstance(judge, Judge):
             raise TypeError(f"judge must have hint() and evaluate(), got {type(judge).__name__}")
         kinds = _bot_list(bots, players - humans)
-        self.rules = rules or Rules()
-        self.rng = random.Random(seed)
-        self.seats: tuple[Seat, ...] = tuple(
+        seats = tuple(
             Seat(s, "human", secrets.token_urlsafe(16))
             if s < humans
             else Seat(s, kinds[s - humans])
             for s in range(players)
         )
+        self._setup(seats, new_game(players, rules=rules or Rules(), dealer=dealer), seed, judge)
+
+    def _setup(
+        self, seats: tuple[Seat, ...], start: GameState, seed: int | None, judge: Judge | None
+    ) -> None:
+        players = len(seats)
+        self.rules = start.rules
+        self.rng = random.Random(seed)
+        self.seats = seats
         self.game_number = 1
-        self.dealer = dealer
-        self.state: GameState = new_game(players, rules=self.rules, dealer=dealer)
+        self.dealer = start.dealer
+        self.start = start
+        """The state the table began in; with :attr:`journal` it is the whole table."""
+        self.state: GameState = start
         self.logs: tuple[deque[str], ...] = tuple(deque(maxlen=LOG_LINES) for _ in range(players))
+        self.public_log: deque[str] = deque(maxlen=LOG_LINES)
+        """The log as a spectator reads it: only what every seat may know."""
         self._hint: tuple[GameState, str] | None = None
         self.judge = judge
         self._review: tuple[GameState, dict[str, Any]] | None = None
         self._review_lock = threading.Lock()
         self.events: list[list[dict[str, Any]]] = [[] for _ in range(players)]
         """Per seat, the events of the last move as that seat saw them (JSON data)."""
+        self.public_events: list[dict[str, Any]] = []
+        """The events of the last move as a spectator sees them (JSON data)."""
+        self.journal: list[str] = []
+        """Every change since :attr:`start`, in order: action notation, or an entry
+        starting with ``!`` (:data:`NEW_GAME`, a seat handed to a bot)."""
+        self.trail: list[tuple[GameState, Action | None, GameState]] = []
+        """Per journal entry, the state before it, its action (None for a ``!`` entry)
+        and the state after it: what a reconnecting client missed is read from here."""
+
+    @classmethod
+    def restore(
+        cls,
+        seats: Sequence[Seat],
+        start: str,
+        journal: Iterable[str] = (),
+        *,
+        seed: int | None = None,
+        judge: Judge | None = None,
+    ) -> Table:
+        """A table rebuilt from its stored form: the seats, the start :class:`Position`
+        text and the journal, replayed entry by entry (the logs come back too).
+
+        Raises:
+            ValueError: if the seats do not fit the position or an entry does not replay
+                (``FormatError`` and ``IllegalActionError`` are ValueErrors).
+        """
+        position = Position.parse(start)
+        seats = tuple(seats)
+        if len(seats) != position.num_players or not any(s.is_human for s in seats):
+            raise ValueError(f"a table of {position.num_players} needs as many seats, one human")
+        table = cls.__new__(cls)
+        table._setup(seats, GameState.from_position(position), seed, judge)
+        for entry in journal:
+            table.replay(entry)
+        return table
+
+    @property
+    def version(self) -> int:
+        """How many journal entries the table has: every frame carries it."""
+        return len(self.journal)
+
+    def replay(self, entry: str) -> None:
+        """Apply one journal entry again (a stored one, or one another server made).
+
+        Raises:
+            ValueError: if the entry does not apply (FormatError, IllegalActionError).
+        """
+        if entry == NEW_GAME:
+            self.new_game(self.host)
+        elif entry.startswith(_BOT_PREFIX):
+            seat, _, kind = entry[len(_BOT_PREFIX) :].partition(" ")
+            self.hand_to_bot(int(seat), kind)
+        elif entry.startswith(_HUMAN_PREFIX):
+            self.hand_back(int(entry[len(_HUMAN_PREFIX) :]))
+        else:
+            self._apply(self.state.current_player, parse_action(entry))
+
+    def hand_to_bot(self, seat: int, kind: str) -> None:
+        """Let a bot of ``kind`` play the human ``seat`` from now on (a person who went
+        away must not stall the table); the seat's link then only watches.
+
+        Raises:
+            ValueError: for a seat that is not a person's or an unknown bot.
+        """
+        if not 0 <= seat < len(self.seats) or not self.seats[seat].is_human:
+            raise ValueError(f"seat {seat} is not a person's seat")
+        players.check(kind)
+        seats = list(self.seats)
+        seats[seat] = attrs.evolve(seats[seat], kind=kind)
+        self.seats = tuple(seats)
+        self._record(f"{_BOT_PREFIX}{seat} {kind}", None)
+        line = f"{seats[seat].name} is away: a {kind} bot plays the seat."
+        for log in (*self.logs, self.public_log):
+            log.append(line)
+
+    def hand_back(self, seat: int) -> None:
+        """Give a seat a bot took over (:meth:`hand_to_bot`) back to its person.
+
+        Raises:
+            ValueError: for a seat that was never a person's or still is.
+        """
+        if not 0 <= seat < len(self.seats) or self.seats[seat].token_hash is None:
+            raise ValueError(f"seat {seat} was never a person's seat")
+        if self.seats[seat].is_human:
+            raise ValueError(f"seat {seat} is a person's already")
+        seats = list(self.seats)
+        seats[seat] = attrs.evolve(seats[seat], kind="human")
+        self.seats = tuple(seats)
+        self._record(f"{_HUMAN_PREFIX}{seat}", None)
+        line = f"{seats[seat].name} is back."
+        for log in (*self.logs, self.public_log):
+            log.append(line)
+
+    def _record(self, entry: str, action: Action | None, before: GameState | None = None) -> None:
+        self.journal.append(entry)
+        self.trail.append((before or self.state, action, self.state))
 
     # ------------------------------------------------------------------ seats
 
@@ -165,8 +298,8 @@ class Table:
                 return seat.number
         return None
 
-    def names_for(self, observer: int) -> list[str]:
-        """The seats' names as ``observer`` reads them: itself is "You"."""
+    def names_for(self, observer: int | None) -> list[str]:
+        """The seats' names as ``observer`` reads them: itself is "You" (None: a spectator)."""
         return ["You" if s.number == observer else s.name for s in self.seats]
 
     # ------------------------------------------------------------------ moves
@@ -180,6 +313,13 @@ class Table:
         seat = state.current_player
         return seat is None or not self.seats[seat].is_human
 
+    @property
+    def quick_step(self) -> bool:
+        """True if :meth:`step` takes well under a millisecond (a shuffle, a random or
+        heuristic bot), so a server may make it without a worker thread."""
+        seat = self.state.current_player
+        return seat is None or self.seats[seat].kind.partition(":")[0] in _QUICK_BOTS
+
     def _apply(self, seat: int | None, action: Action) -> None:
         before = self.state
         self.state = after = before.apply(action, seat=seat)  # refuses another seat's turn
@@ -188,6 +328,11 @@ class Table:
             events = describe(before, action, after, observer)  # what this seat may see
             self.logs[observer].extend(narrate_events(events, before, observer, names))
             self.events[observer] = to_dicts(events)
+        shown = public_events(describe(before, action, after, 0))
+        names = self.names_for(None)
+        self.public_log.extend(narrate_events(shown, before, SPECTATOR, names))
+        self.public_events = to_dicts(shown)
+        self._record(str(action), action, before)
 
     def step(self) -> None:
         """Make the next automatic move: the shuffle (R11) or a bot's decision.
@@ -227,6 +372,8 @@ class Table:
                 f"an action is a short text like 'play HK', at most {MAX_ACTION_CHARS} characters"
             )
         self._check_turn(seat)
+        if not self.seats[seat].is_human:
+            raise TableError("a bot plays this seat now")
         self._apply(seat, parse_action(text))  # apply() raises IllegalActionError (R-ID)
 
     def hint(self, seat: int) -> str:
@@ -252,14 +399,17 @@ class Table:
         """
         if seat != self.host:
             raise TableError("only the host (the first player's link) can start a new game")
+        before = self.state
         if self.state.is_terminal:
             self.state = next_game(self.state)
         else:
             self.state = new_game(len(self.seats), rules=self.rules, dealer=self.dealer)
         self.game_number += 1
         self.events = [[] for _ in self.seats]
-        for log in self.logs:
+        self.public_events = []
+        for log in (*self.logs, self.public_log):
             log.append(f"Game {self.game_number} begins.")
+        self._record(NEW_GAME, None, before)
 
     def record_text(self) -> str | None:
         """The finished game's record in the library's text format; None before the end."""
@@ -306,7 +456,44 @@ class Table:
             "log": list(self.logs[seat]),
             "events": self.events[seat],
             "game_over": view.phase is Phase.GAME_OVER,
+            "version": self.version,
         }
+
+    def public_frame(self) -> dict[str, Any]:
+        """What a spectator's page shows: the public view only (no hand, no exchanged
+        card, no cut card a seat looked at), the public log, and the seats' names."""
+        view = public_view(self.state.view(self.host).to_dict())
+        return {
+            "type": "state",
+            "seat": None,
+            "spectator": True,
+            "host": False,
+            "game": self.game_number,
+            "players": [{"seat": s.number, "name": s.name, "kind": s.kind} for s in self.seats],
+            "view": view,
+            "your_turn": False,
+            "winning": winning_seat(self.state.view(self.host)),
+            "offer": None,
+            "exchange": None,
+            "text": "",
+            "log": list(self.public_log),
+            "events": self.public_events,
+            "game_over": self.state.is_terminal,
+            "version": self.version,
+        }
+
+    def missed(self, seat: int | None, since: int) -> list[list[dict[str, Any]]]:
+        """The events of journal entries ``since`` … now as ``seat`` sees them (None: a
+        spectator); a ``!`` entry is one event of type ``table`` with the entry text."""
+        out: list[list[dict[str, Any]]] = []
+        for before, action, after in self.trail[max(since, 0) :]:
+            if action is None:
+                out.append([{"type": "table"}])
+            elif seat is None:
+                out.append(to_dicts(public_events(describe(before, action, after, 0))))
+            else:
+                out.append(to_dicts(describe(before, action, after, seat)))
+        return out
 
 
 def winning_seat(view: PlayerView) -> int | None:

@@ -44,7 +44,9 @@ function showError(message) {
 }
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(scheme + "://" + location.host + "/ws/" + TOKEN);
+  const path = TOKEN === null ? "/ws/watch/" + TABLE : "/ws/" + TOKEN;
+  const since = frame && frame.version !== undefined ? "?since=" + frame.version : "";
+  ws = new WebSocket(scheme + "://" + location.host + path + since);
   ws.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") { frame = message; $("hintbox").textContent = ""; render(); }
@@ -60,7 +62,8 @@ const SUITS = {E: "Acorns", G: "Leaves", H: "Hearts", S: "Bells"};
 const CRITICAL = {HK: "Maxi", S7: "Belli", E7: "Spitz"};
 
 function render() {
-  const v = frame.view, me = frame.seat;
+  const v = frame.view, me = frame.seat, watching = me === null;
+  document.body.dataset.watching = watching ? "true" : "false";
   const key = frame.game + "/" + v.deal_number + "/" + v.phase;
   if (key !== lastKey) { selected.clear(); takeTrump = false; lastKey = key; }
   document.body.dataset.phase = v.phase;
@@ -73,6 +76,8 @@ function render() {
   $("status").textContent = "Game " + frame.game + " · Deal " + v.deal_number + trumps
     + " · " + name(v.dealer) + " deal" + (v.dealer === me ? "" : "s") + " · " + turn;
   $("hint").disabled = !frame.your_turn;
+  $("hint").style.display = watching ? "none" : "";
+  $("review-button").style.display = watching ? "none" : "";
   $("newgame").style.display = frame.host ? "" : "none";
   $("record").style.display = frame.game_over ? "" : "none";
   renderOpponents(v, me); renderMiddle(v); renderPrompt(v, me); renderHand(v);
@@ -80,8 +85,9 @@ function render() {
 }
 function renderOpponents(v, me) {
   const box = $("opponents"); box.replaceChildren();
-  for (let i = 1; i < v.num_players; i++) {
-    const s = (me + i) % v.num_players;
+  const watching = me === null;
+  for (let i = watching ? 0 : 1; i < v.num_players; i++) {
+    const s = watching ? i : (me + i) % v.num_players;
     const d = el("div", null, "seat" + (v.current_player === s ? " turn" : ""));
     d.dataset.seat = s;
     const n = el("div", name(s), "name");
@@ -185,6 +191,7 @@ function renderHand(v) {
     });
     box.appendChild(card);
   }
+  if (frame.seat === null) { $("handlabel").textContent = "Watching: the hands are hidden"; return; }
   $("handlabel").textContent = v.folded[frame.seat] ? "Your hand (folded, set aside)"
     : "Your hand · " + count(v.scores[frame.seat], "point") + " · " + count(v.tricks_won[frame.seat], "trick");
 }
@@ -274,7 +281,7 @@ $("again").addEventListener("click", () => send({type: "new_game"}));
 $("review-button").addEventListener("click", () => {
   $("review-button").disabled = true;
   $("review").textContent = "Reviewing your decisions…";
-  fetch("/review").then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
+  fetch({review}).then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
     .then(renderReview, (error) => { $("review").textContent = "No review: " + error.message;
       $("review-button").disabled = false; });
 });

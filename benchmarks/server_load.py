@@ -1,0 +1,242 @@
+"""Load on the game server: many tables, two websocket clients each, random legal moves.
+
+A script, not a test::
+
+    python benchmarks/server_load.py [--tables 100] [--seconds 30] [--db PATH|URL]
+                                     [--processes 1|2] [--players 3]
+
+It starts ``python -m bohmisch_watten serve`` as real processes on loopback (one on a
+fresh SQLite file by default; ``--processes 2`` needs a ``postgresql://`` ``--db`` and
+connects the two people of each table to different processes), creates ``--tables``
+tables of ``--players`` seats with two people and random bots at pace 0, and for
+``--seconds`` lets two clients per table play random legal moves (the host starts a new
+game after each one; with ``--think S`` each waits on average S seconds before a move,
+as a person would; 0, the default, floods the server).  It prints the moves made, the
+errors (error frames, closed sockets, timeouts) and the latency from sending a move to
+receiving the frame that shows it: at the mover's socket, and at the other person's
+socket (on the other process with ``--processes 2``, through PostgreSQL's
+``LISTEN/NOTIFY``).  The clients run in this one process, on the servers' machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def start_server(db: str, max_tables: int) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    command = [sys.executable, "-m", "bohmisch_watten", "serve", "--db", db]
+    command += ["--port", str(port), "--max-tables", str(max_tables), "--delay", "0"]
+    command += ["--rate", "1000"]  # the clients move as fast as frames come
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit(f"the server on {db} did not start")
+        try:
+            with urllib.request.urlopen(base + "/api/tables", timeout=2):
+                return process, base
+        except OSError:
+            time.sleep(0.1)
+
+
+def create_table(base: str, players: int) -> dict[str, Any]:
+    body = {"players": players, "humans": 2, "bots": ["random"] * (players - 2), "delay": 0}
+    request = urllib.request.Request(
+        base + "/api/tables", data=json.dumps(body).encode(), method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer: dict[str, Any] = json.load(response)
+    return answer
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.own: list[float] = []
+        self.other: list[float] = []
+        self.errors: list[str] = []
+        self.moves = 0
+        self.games = 0
+
+
+async def client(
+    url: str,
+    seat: int,
+    sent: dict[int, tuple[float, int, set[int]]],
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+    think: float,
+) -> None:
+    """One person: a random legal move whenever it is this seat's turn.
+
+    ``sent`` is shared by the table's two clients: the version before a move -> the time
+    it was sent and the mover's seat, so both clients time the move's arrival.
+    """
+    try:
+        async with connect(url, max_size=2**22) as ws:
+            await play(ws, seat, sent, stats, stop, rng, think)
+    except Exception as error:  # a closed socket or a timeout is an error of the run
+        if time.monotonic() < stop:
+            stats.errors.append(f"seat {seat}: {type(error).__name__}: {error}")
+
+
+async def play(
+    ws: ClientConnection,
+    seat: int,
+    sent: dict[int, tuple[float, int, set[int]]],
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+    think: float,
+) -> None:
+    asked_new_game = -1
+    while time.monotonic() < stop:
+        try:
+            text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
+        except TimeoutError:
+            if time.monotonic() < stop:
+                stats.errors.append(f"seat {seat}: no frame for the rest of the run")
+            return
+        now = time.monotonic()
+        frame = json.loads(text)
+        if frame["type"] == "error":
+            stats.errors.append(f"seat {seat}: {frame['message']}")
+            continue
+        if frame["type"] != "state":
+            continue
+        move = sent.get(frame["version"] - 1)  # the move this frame shows, if timed
+        if move is not None and seat not in move[2]:
+            move[2].add(seat)
+            (stats.own if move[1] == seat else stats.other).append(now - move[0])
+            if len(move[2]) == 2:
+                del sent[frame["version"] - 1]
+        if frame["game_over"]:
+            if seat == 0 and asked_new_game != frame["version"]:
+                asked_new_game = frame["version"]
+                stats.games += 1
+                await ws.send(json.dumps({"type": "new_game"}))
+            continue
+        if frame["your_turn"]:
+            if think:
+                await asyncio.sleep(think * 2 * rng.random())  # a person thinks
+            action = rng.choice(frame["view"]["legal_actions"])
+            sent[frame["version"]] = (time.monotonic(), seat, set())
+            stats.moves += 1
+            await ws.send(json.dumps({"type": "action", "action": action}))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def run_clients(
+    tables: list[dict[str, Any]], bases: list[str], seconds: float, think: float
+) -> tuple[Stats, float]:
+    stats = Stats()
+    stop = time.monotonic() + seconds
+    tasks = []
+    for number, table in enumerate(tables):
+        sent: dict[int, tuple[float, int, set[int]]] = {}
+        for seat in table["seats"]:
+            base = bases[seat["seat"] % len(bases)]
+            url = base.replace("http://", "ws://") + "/ws/" + seat["token"]
+            rng = random.Random(number * 10 + seat["seat"])
+            tasks.append(client(url, seat["seat"], sent, stats, stop, rng, think))
+    started = time.monotonic()
+    await asyncio.gather(*tasks)
+    return stats, time.monotonic() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    parser.add_argument("--db", default=None, help="SQLite path or postgresql:// URL")
+    parser.add_argument("--processes", type=int, choices=(1, 2), default=1)
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a client waits before its move (0: move at once, a flood)",
+    )
+    parser.add_argument(
+        "--base", action="append", help="use a running server at this URL (not started here)"
+    )
+    args = parser.parse_args()
+    temporary = None
+    db = args.db
+    if db is None:
+        temporary = tempfile.TemporaryDirectory()
+        db = str(Path(temporary.name) / "load.sqlite")
+    if args.processes == 2 and not db.startswith("postgres"):
+        raise SystemExit("--processes 2 needs a postgresql:// --db")
+    servers = (
+        [] if args.base else [start_server(db, args.tables + 10) for _ in range(args.processes)]
+    )
+    bases = args.base or [base for _, base in servers]
+    try:
+        tables = [create_table(bases[0], args.players) for _ in range(args.tables)]
+        stats, elapsed = asyncio.run(run_clients(tables, bases, args.seconds, args.think))
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait(10)
+        if temporary is not None:
+            temporary.cleanup()
+    kind = "PostgreSQL" if db.startswith("postgres") else "SQLite"
+    print(
+        f"{args.tables} tables of {args.players} ({2 * args.tables} sockets),"
+        f" {args.processes} server process(es) on {kind}, {elapsed:.1f} s,"
+        f" think {args.think} s"
+    )
+    print(
+        f"moves by the clients: {stats.moves} ({stats.moves / elapsed:.0f}/s), games {stats.games}"
+    )
+    print(f"errors: {len(stats.errors)}")
+    for error in stats.errors[:10]:
+        print(f"  {error}")
+    print(
+        f"move -> frame at the mover:     p50 {percentile(stats.own, 0.5):.1f} ms,"
+        f" p99 {percentile(stats.own, 0.99):.1f} ms ({len(stats.own)} moves)"
+    )
+    print(
+        f"move -> frame at the other seat: p50 {percentile(stats.other, 0.5):.1f} ms,"
+        f" p99 {percentile(stats.other, 0.99):.1f} ms ({len(stats.other)} moves)"
+    )
+    if stats.own:
+        print(f"mean at the mover: {statistics.mean(stats.own) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""The embedded storage: one SQLite file through the standard library, in WAL mode.
+
+WAL lets readers go on while a row is written, and with ``synchronous=NORMAL`` a
+committed row survives the server process being killed (only a power cut may lose the
+last rows).  One connection serves every thread, behind a lock: SQLite writes one row
+at a time anyway, and a row is a few bytes.  One server process per file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from .storage import SCHEMA_VERSION, Conflict, StoredSeat, StoredTable
+
+__all__ = ["MIGRATIONS", "SqliteStorage"]
+
+MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
+    (  # version 1
+        """CREATE TABLE watten_tables (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            start TEXT NOT NULL,
+            delay REAL NOT NULL,
+            created REAL NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0)""",
+        """CREATE TABLE watten_seats (
+            table_id INTEGER NOT NULL REFERENCES watten_tables(id),
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            name TEXT,
+            token_hash TEXT UNIQUE,
+            PRIMARY KEY (table_id, seat))""",
+        """CREATE TABLE watten_journal (
+            table_id INTEGER NOT NULL REFERENCES watten_tables(id),
+            seq INTEGER NOT NULL,
+            entry TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (table_id, seq))""",
+    ),
+)
+"""The statements that bring the schema from version ``i`` to ``i + 1``."""
+
+
+class SqliteStorage:
+    """The :class:`~bohmisch_watten.web.storage.Storage` in a SQLite file at ``path``.
+
+    Raises:
+        ValueError: if the file is no database or its schema is newer than this code's.
+    """
+
+    local = True
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(
+                path, check_same_thread=False, isolation_level=None, timeout=10
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.Error as error:
+            raise ValueError(f"cannot open the database {path!r}: {error}") from None
+
+    def _migrate(self) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("CREATE TABLE IF NOT EXISTS watten_schema (version INTEGER NOT NULL)")
+            row = db.execute("SELECT version FROM watten_schema").fetchone()
+            version = 0 if row is None else int(row[0])
+            if version > SCHEMA_VERSION:
+                raise ValueError(
+                    f"the database {self.path!r} has schema version {version}; this server"
+                    f" knows versions up to {SCHEMA_VERSION}: upgrade bohmisch_watten"
+                )
+            for statements in MIGRATIONS[version:]:
+                for statement in statements:
+                    db.execute(statement)
+            db.execute("DELETE FROM watten_schema")
+            db.execute("INSERT INTO watten_schema VALUES (?)", (SCHEMA_VERSION,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def schema_version(self) -> int:
+        """The schema version stored in the file."""
+        with self._lock:
+            return int(self._db.execute("SELECT version FROM watten_schema").fetchone()[0])
+
+    def create_table(self, start: str, delay: float, seats: Sequence[StoredSeat]) -> int:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = db.execute(
+                    "INSERT INTO watten_tables (start, delay, created) VALUES (?, ?, ?)",
+                    (start, delay, time.time()),
+                )
+                table_id = cursor.lastrowid
+                assert table_id is not None
+                db.executemany(
+                    "INSERT INTO watten_seats VALUES (?, ?, ?, ?, ?)",
+                    [(table_id, s.seat, s.kind, s.name, s.token_hash) for s in seats],
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            return table_id
+
+    def _seats(self, table_id: int) -> tuple[StoredSeat, ...]:
+        rows = self._db.execute(
+            "SELECT seat, kind, name, token_hash FROM watten_seats WHERE table_id = ?"
+            " ORDER BY seat",
+            (table_id,),
+        ).fetchall()
+        return tuple(StoredSeat(*row) for row in rows)
+
+    def _tables(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, start, delay, created, finished FROM watten_tables"
+                f" WHERE {where} ORDER BY id",
+                params,
+            ).fetchall()
+            return [
+                StoredTable(row[0], row[1], row[2], self._seats(row[0]), row[3], bool(row[4]))
+                for row in rows
+            ]
+
+    def table(self, table_id: int) -> StoredTable | None:
+        found = self._tables("id = ?", (table_id,))
+        return found[0] if found else None
+
+    def tables(self, *, unfinished: bool = False, after: int = 0) -> list[StoredTable]:
+        where = "id > ?" + (" AND finished = 0" if unfinished else "")
+        return self._tables(where, (after,))
+
+    def find_token(self, token_hash: str) -> tuple[int, int] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT table_id, seat FROM watten_seats WHERE token_hash = ?", (token_hash,)
+            ).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    def append(self, table_id: int, seq: int, entries: Sequence[str]) -> None:
+        now = time.time()
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(
+                    "INSERT INTO watten_journal VALUES (?, ?, ?, ?)",
+                    [(table_id, seq + i, entry, now) for i, entry in enumerate(entries)],
+                )
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK")
+                raise Conflict(f"table {table_id} has a row {seq} already") from None
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def journal(self, table_id: int, since: int = 0) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT entry FROM watten_journal WHERE table_id = ? AND seq >= ? ORDER BY seq",
+                (table_id, since),
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def set_finished(self, table_id: int, finished: bool) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE watten_tables SET finished = ? WHERE id = ?", (int(finished), table_id)
+            )
+
+    def count_tables(self, *, unfinished: bool = True) -> int:
+        where = " WHERE finished = 0" if unfinished else ""
+        with self._lock:
+            return int(self._db.execute(f"SELECT count(*) FROM watten_tables{where}").fetchone()[0])
+
+    def listen(self, callback: Callable[[int, int], None]) -> None:
+        """Nothing to listen to: one process owns a SQLite file."""
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,687 @@
+"""The game server: many stored tables in one process, a lobby, an API and spectators.
+
+Routes (see ``docs/server.md`` for examples):
+
+* ``GET /`` — the lobby: the open tables and a form to create one (it uses the API).
+* ``POST /api/tables`` — create a table from JSON ``{"players": 4, "humans": 2, "bots":
+  ["search", "heuristic"], "rules": "must_head=false", "delay": 0.8, "names": […]}``;
+  answers 201 with ``{"table": ID, "seats": [{"seat", "token", "url"}], "watch"}``.
+* ``GET /api/tables`` (``?all=1`` with the finished ones), ``GET /api/tables/ID``.
+* ``GET /api/tables/ID/record`` — the game's record once it is over (409 before);
+  ``GET /api/tables/ID/review`` — the review of the people's decisions (409 before).
+* ``GET /play/{token}`` and ``WS /ws/{token}?since=V`` — a seat's page and connection.
+* ``GET /watch/ID`` and ``WS /ws/watch/ID?since=V`` — a spectator's page and connection:
+  the public view only (:meth:`Table.public_frame`).
+
+Every table is stored (:mod:`.storage`) and every change is committed before any frame
+showing it is sent, so a server restarted after a crash resumes every unfinished table
+where it was: same state, same links, bots carry on.  Every frame carries ``version``,
+the table's journal length; a client that reconnects with ``?since=V`` first gets an
+``events`` frame with what it missed (per journal entry, the events as its seat saw
+them), then the current ``state`` frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Final
+
+import attrs
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..errors import FormatError
+from ..rules import rules_from_text
+from ._page import render_lobby, render_page
+from ._wire import MAX_MESSAGE_CHARS, foreign_origin
+from .app import Hub
+from .storage import Conflict, Storage, StoredSeat, StoredTable
+from .table import Seat, Table, hash_token
+
+__all__ = ["GameServer", "Limits", "TableHub", "create_server"]
+
+_log = logging.getLogger(__name__)
+_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline';"
+        " img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+_MAX_BODY: Final = 4096
+"""The longest ``POST /api/tables`` body read."""
+_MAX_NAME: Final = 30
+_MISSED_LIMIT: Final = 2000
+"""A client further behind than this gets the current frame only."""
+
+
+@attrs.frozen
+class Limits:
+    """What one server accepts, so that no client can take it down.
+
+    Attributes:
+        max_tables: open (unfinished) tables at once; more get 429.
+        connections_per_table: sockets of players and spectators at one table.
+        message_chars: the longest message read; a longer one closes the connection.
+        messages_per_second: the steady rate a connection may send (with a burst of
+            twice as many); faster closes it.
+        away: seconds a person may be away while it is their turn before a bot takes
+            the seat (None: never); the person's link gets the seat back.
+        away_bot: the bot that takes such a seat.
+        max_delay: the longest bot pace a table may ask for.
+    """
+
+    max_tables: int = 100
+    connections_per_table: int = 32
+    message_chars: int = MAX_MESSAGE_CHARS
+    messages_per_second: float = 20.0
+    away: float | None = None
+    away_bot: str = "heuristic"
+    max_delay: float = 10.0
+
+
+class _Bucket:
+    """A token bucket: ``rate`` messages a second, bursts of ``2 * rate``."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.level = 2 * rate
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(2 * self.rate, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+class TableHub(Hub):
+    """A stored table's sockets and bot runner: :meth:`broadcast` commits first."""
+
+    def __init__(self, server: GameServer, table_id: int, table: Table, delay: float) -> None:
+        super().__init__(table, delay)
+        self.server = server
+        self.table_id = table_id
+        self.committed = table.version
+        """How many journal entries are in the database."""
+        self.finished = table.state.is_terminal
+        self.watchers: set[WebSocket] = set()
+        self.away_since: dict[int, float] = dict.fromkeys(self.sockets, time.monotonic())
+
+    @property
+    def connections(self) -> int:
+        """Players' and spectators' sockets at this table."""
+        return len(self.watchers) + sum(len(s) for s in self.sockets.values())
+
+    async def broadcast(self) -> None:
+        """Commit what is new, then send every socket its frame (never raises)."""
+        await self.commit()
+        await self.send_frames()
+
+    async def commit(self) -> None:
+        """Write the journal entries not yet stored; on a conflict (another process
+        moved first) or a database error, read the table back from the database."""
+        new = self.table.journal[self.committed :]
+        storage = self.server.storage
+        if new:
+            try:
+                if storage.local:
+                    storage.append(self.table_id, self.committed, new)
+                else:
+                    await asyncio.to_thread(storage.append, self.table_id, self.committed, new)
+                self.committed += len(new)
+            except Conflict:
+                await self.reload()
+            except Exception:
+                _log.exception("table %s: storing a move failed; reading it back", self.table_id)
+                await self.reload()
+        finished = self.table.state.is_terminal
+        if finished != self.finished:
+            self.finished = finished
+            try:
+                if storage.local:
+                    storage.set_finished(self.table_id, finished)
+                else:
+                    await asyncio.to_thread(storage.set_finished, self.table_id, finished)
+            except Exception:  # only the lobby's listing depends on it
+                _log.exception("table %s: storing that the game is over failed", self.table_id)
+
+    async def reload(self) -> None:
+        """Rebuild the table from the database (what it stored is the truth)."""
+        try:
+            stored = await asyncio.to_thread(self.server.storage.table, self.table_id)
+            assert stored is not None
+            journal = await asyncio.to_thread(self.server.storage.journal, self.table_id)
+            self.table = build_table(stored, journal)
+            self.committed = self.table.version
+        except Exception:
+            _log.exception("table %s: cannot be read back", self.table_id)
+
+    async def send_frames(self) -> None:
+        """Each seat's socket its own frame, each spectator the public one."""
+        for seat, sockets in self.sockets.items():
+            if sockets:
+                frame = self.table.frame(seat)
+                for socket in list(sockets):
+                    await self.send(socket, frame)
+        if self.watchers:
+            public = self.table.public_frame()
+            for socket in list(self.watchers):
+                await self.send(socket, public)
+
+    async def catch_up(self, version: int) -> None:
+        """Another process committed up to ``version``: read and replay the new rows."""
+        async with self.lock:
+            if self.table.version >= version:
+                return
+            try:
+                entries = await asyncio.to_thread(
+                    self.server.storage.journal, self.table_id, self.table.version
+                )
+                for entry in entries:  # a frame per entry, as for a move made here
+                    self.table.replay(entry)
+                    self.committed = self.table.version
+                    await self.send_frames()
+            except Exception:
+                _log.exception("table %s: replaying another process's move failed", self.table_id)
+                await self.reload()
+                await self.send_frames()
+            self.finished = self.table.state.is_terminal
+
+    async def hand_over(self, now: float) -> bool:
+        """Give the seat of a person away too long to a bot; True if one was."""
+        away = self.server.limits.away
+        seat = self.table.state.current_player
+        if away is None or seat is None or self.table.state.is_terminal:
+            return False
+        if not self.table.seats[seat].is_human or self.sockets[seat]:
+            return False
+        if now - self.away_since.get(seat, now) < away:
+            return False
+        async with self.lock:
+            if self.table.state.current_player != seat or self.sockets[seat]:
+                return False
+            self.table.hand_to_bot(seat, self.server.limits.away_bot)
+            await self.broadcast()
+        self.kick()
+        return True
+
+    async def welcome_back(self, seat: int) -> None:
+        """A person opened the link of a seat a bot took over: the seat is theirs again."""
+        if self.table.seats[seat].is_human:
+            return
+        async with self.lock:
+            if not self.table.seats[seat].is_human:
+                self.table.hand_back(seat)
+                await self.broadcast()
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table (public information only)."""
+        table, state = self.table, self.table.state
+        turn = state.current_player
+        return {
+            "table": self.table_id,
+            "players": len(table.seats),
+            "rules": str(table.rules),
+            "seats": [
+                {
+                    "seat": s.number,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "connected": bool(self.sockets.get(s.number)),
+                }
+                for s in table.seats
+            ],
+            "free_seats": sum(
+                1 for s in table.seats if s.is_human and not self.sockets.get(s.number)
+            ),
+            "spectators": len(self.watchers),
+            "turn": None if turn is None or state.is_terminal else turn,
+            "game": table.game_number,
+            "deal": state.deal_number,
+            "scores": list(state.scores),
+            "game_over": state.is_terminal,
+            "version": table.version,
+            "watch": f"/watch/{self.table_id}",
+        }
+
+
+def build_table(stored: StoredTable, journal: Sequence[str]) -> Table:
+    """The :class:`Table` of a stored start and journal."""
+    seats = [Seat(s.seat, s.kind, token_hash=s.token_hash, display=s.name) for s in stored.seats]
+    return Table.restore(seats, stored.start, journal)
+
+
+class _BadRequest(Exception):
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _int(data: dict[str, Any], name: str, default: int) -> int:
+    value = data.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _BadRequest(f"{name} must be an integer, got {json.dumps(value)[:30]}")
+    return value
+
+
+def _table_request(data: object, limits: Limits, default_delay: float) -> dict[str, Any]:
+    """The checked arguments of a ``POST /api/tables`` body (raises :class:`_BadRequest`)."""
+    if not isinstance(data, dict):
+        raise _BadRequest('the body must be a JSON object such as {"players": 4, "humans": 1}')
+    unknown = sorted(set(data) - {"players", "humans", "bots", "rules", "delay", "names"})
+    if unknown:
+        raise _BadRequest(f"unknown field {unknown[0][:30]!r}")
+    players = _int(data, "players", 4)
+    humans = _int(data, "humans", 1)
+    bots = data.get("bots")
+    if bots is not None and (
+        not isinstance(bots, list) or not all(isinstance(b, str) and len(b) < 200 for b in bots)
+    ):
+        raise _BadRequest('bots must be a list of bot names such as ["search", "heuristic"]')
+    rules_text = data.get("rules", "")
+    if not isinstance(rules_text, str) or len(rules_text) > 400:
+        raise _BadRequest("rules must be a text such as 'must_head=false,schleck=none'")
+    try:
+        rules = rules_from_text(rules_text)
+    except FormatError as error:
+        raise _BadRequest(f"rules: {error}") from None
+    delay = data.get("delay", default_delay)
+    if isinstance(delay, bool) or not isinstance(delay, (int, float)):
+        raise _BadRequest("delay must be a number of seconds")
+    if not 0 <= delay <= limits.max_delay:
+        raise _BadRequest(f"delay must be from 0 to {limits.max_delay} seconds")
+    names = data.get("names", [])
+    if not isinstance(names, list) or not all(
+        isinstance(n, str) and len(n.strip()) <= _MAX_NAME for n in names
+    ):
+        raise _BadRequest(f"names must be a list of texts of at most {_MAX_NAME} characters")
+    return {
+        "players": players,
+        "humans": humans,
+        "bots": bots,
+        "rules": rules,
+        "delay": float(delay),
+        "names": [n.strip() for n in names],
+    }
+
+
+class GameServer:
+    """Every table of one storage, in memory while it is used, and the routes to them.
+
+    Args:
+        storage: where the tables are kept (:func:`~.storage.open_storage`).
+        limits: what the server accepts.
+        delay: the bots' pace of a table that asks for none (seconds).
+    """
+
+    def __init__(self, storage: Storage, limits: Limits | None = None, delay: float = 0.8) -> None:
+        self.storage = storage
+        self.limits = limits or Limits()
+        self.delay = delay
+        self.hubs: dict[int, TableHub] = {}
+        self.tokens: dict[str, tuple[int, int]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------ the registry
+
+    def register(self, table_id: int, table: Table, delay: float) -> TableHub:
+        """Serve ``table`` (stored as ``table_id``) from now on; a table served already
+        keeps its hub (two requests may have read it at once).  Call it in the loop's
+        thread (or before the loop runs)."""
+        existing = self.hubs.get(table_id)
+        if existing is not None:
+            return existing
+        hub = TableHub(self, table_id, table, delay)
+        self.hubs[table_id] = hub
+        for seat in table.seats:
+            if seat.token_hash is not None:
+                self.tokens[seat.token_hash] = (table_id, seat.number)
+        return hub
+
+    def store(self, table: Table, delay: float) -> int:
+        """Store a new table; returns its id (blocking)."""
+        seats = [
+            StoredSeat(s.number, s.kind, s.display, s.token_hash if s.is_human else None)
+            for s in table.seats
+        ]
+        return self.storage.create_table(str(table.start.position), delay, seats)
+
+    def add_table(self, table: Table, delay: float) -> TableHub:
+        """Store a new table and serve it (blocking: for start-up, before the loop runs)."""
+        return self.register(self.store(table, delay), table, delay)
+
+    def _build(self, stored: StoredTable) -> Table | None:
+        """The table of a stored start and its journal (blocking); None if it is damaged."""
+        try:
+            return build_table(stored, self.storage.journal(stored.id))
+        except Exception:  # one damaged table must not keep the others from starting
+            _log.exception("table %s cannot be restored; it is skipped", stored.id)
+            return None
+
+    async def _serve_stored(self, stored: StoredTable) -> TableHub | None:
+        table = await asyncio.to_thread(self._build, stored)
+        return None if table is None else self.register(stored.id, table, stored.delay)
+
+    async def load(self) -> int:
+        """Serve every unfinished stored table not served yet; returns how many."""
+        stored = await asyncio.to_thread(self.storage.tables, unfinished=True)
+        loaded = [await self._serve_stored(s) for s in stored if s.id not in self.hubs]
+        return sum(hub is not None for hub in loaded)
+
+    async def hub(self, table_id: int) -> TableHub | None:
+        """The table ``table_id``, read from the database if it is not in memory."""
+        hub = self.hubs.get(table_id)
+        if hub is None:
+            stored = await asyncio.to_thread(self.storage.table, table_id)
+            if stored is None:
+                return None
+            hub = self.hubs.get(table_id) or await self._serve_stored(stored)
+        return hub
+
+    async def find(self, token: str) -> tuple[TableHub, int] | None:
+        """The table and seat of a seat link's token, None for an unknown one."""
+        if not isinstance(token, str) or not 0 < len(token) <= 100:
+            return None
+        digest = hash_token(token)
+        found = self.tokens.get(digest) or await asyncio.to_thread(self.storage.find_token, digest)
+        if found is None:
+            return None
+        hub = await self.hub(found[0])
+        return None if hub is None else (hub, found[1])
+
+    # ---------------------------------------------------------------- running
+
+    async def start(self) -> None:
+        """Resume every unfinished table (bots carry on) and listen to other processes."""
+        self.loop = asyncio.get_running_loop()
+        await self.load()
+        for hub in self.hubs.values():
+            hub.kick()
+        self.storage.listen(self._moved)
+        if self.limits.away is not None:
+            self._spawn(self._watch_away(self.limits.away))
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _moved(self, table_id: int, version: int) -> None:
+        """From the listening thread: another process committed a move of ``table_id``."""
+        loop = self.loop
+        if loop is not None and table_id in self.hubs:
+            with contextlib.suppress(RuntimeError):  # the loop closed while shutting down
+                loop.call_soon_threadsafe(self._spawn, self.hubs[table_id].catch_up(version))
+
+    async def _watch_away(self, away: float) -> None:
+        while True:
+            await asyncio.sleep(min(1.0, away / 4))
+            now = time.monotonic()
+            for hub in list(self.hubs.values()):
+                try:
+                    await hub.hand_over(now)
+                except Exception:
+                    _log.exception("handing a seat to a bot failed")
+
+    async def stop(self) -> None:
+        """Stop the bots and the listener; the database keeps everything."""
+        for task in list(self._tasks):
+            task.cancel()
+        for hub in self.hubs.values():
+            if hub.runner is not None:
+                hub.runner.cancel()
+        await asyncio.to_thread(self.storage.close)
+
+    # ------------------------------------------------------------------- HTTP
+
+    async def create(self, request: Request) -> Response:
+        body = await request.body()
+        try:
+            if len(body) > _MAX_BODY:
+                raise _BadRequest(f"the body is too long (at most {_MAX_BODY} bytes)", 413)
+            try:
+                data = json.loads(body)
+            except (ValueError, RecursionError):
+                raise _BadRequest("the body is not JSON") from None
+            spec = _table_request(data, self.limits, self.delay)
+            open_tables = await asyncio.to_thread(self.storage.count_tables)
+            if open_tables >= self.limits.max_tables:
+                raise _BadRequest(
+                    f"too many open tables (at most {self.limits.max_tables}): try later", 429
+                )
+            try:
+                table = Table(
+                    players=spec["players"],
+                    humans=spec["humans"],
+                    bots=spec["bots"],
+                    rules=spec["rules"],
+                )
+            except ValueError as error:
+                raise _BadRequest(str(error)) from None
+        except _BadRequest as error:
+            return JSONResponse({"error": str(error)}, status_code=error.status, headers=_HEADERS)
+        names = spec["names"][: len(table.human_seats)]
+        for seat, name in enumerate(names):
+            if name:
+                table.seats = (
+                    *table.seats[:seat],
+                    attrs.evolve(table.seats[seat], display=name),
+                    *table.seats[seat + 1 :],
+                )
+        table_id = await asyncio.to_thread(self.store, table, spec["delay"])
+        hub = self.register(table_id, table, spec["delay"])
+        hub.kick()
+        seats = [
+            {"seat": s.number, "token": s.token, "url": f"/play/{s.token}"}
+            for s in table.seats
+            if s.is_human
+        ]
+        answer = {"table": hub.table_id, "seats": seats, "watch": f"/watch/{hub.table_id}"}
+        return JSONResponse(answer, status_code=201, headers=_HEADERS)
+
+    async def list_tables(self, request: Request) -> Response:
+        await self.load()  # tables another process created
+        everything = request.query_params.get("all") in ("1", "true")
+        tables = [
+            hub.summary()
+            for _, hub in sorted(self.hubs.items())
+            if everything or not hub.table.state.is_terminal
+        ]
+        return JSONResponse({"tables": tables}, headers=_HEADERS)
+
+    async def _hub_of(self, request: Request) -> TableHub | Response:
+        try:
+            table_id = int(request.path_params["table"])
+        except ValueError:
+            table_id = -1
+        hub = await self.hub(table_id) if table_id > 0 else None
+        if hub is None:
+            return JSONResponse({"error": "no such table"}, status_code=404, headers=_HEADERS)
+        return hub
+
+    async def one_table(self, request: Request) -> Response:
+        hub = await self._hub_of(request)
+        if isinstance(hub, Response):
+            return hub
+        return JSONResponse(hub.summary(), headers=_HEADERS)
+
+    async def record(self, request: Request) -> Response:
+        hub = await self._hub_of(request)
+        if isinstance(hub, Response):
+            return hub
+        text = hub.table.record_text()
+        if text is None:
+            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+        name = f"watten-table-{hub.table_id}.txt"
+        headers = {**_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
+        return PlainTextResponse(text, headers=headers)
+
+    async def review(self, request: Request) -> Response:
+        hub = await self._hub_of(request)
+        if isinstance(hub, Response):
+            return hub
+        data = await asyncio.to_thread(hub.table.review)
+        if data is None:
+            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+        return JSONResponse(data, headers=_HEADERS)
+
+    async def lobby(self, request: Request) -> Response:
+        return HTMLResponse(render_lobby(), headers=_HEADERS)
+
+    async def play(self, request: Request) -> Response:
+        found = await self.find(request.path_params["token"])
+        if found is None:
+            return PlainTextResponse("unknown seat link", status_code=403, headers=_HEADERS)
+        table_id = found[0].table_id
+        page = render_page(request.path_params["token"], table=table_id)
+        return HTMLResponse(page, headers=_HEADERS)
+
+    async def watch(self, request: Request) -> Response:
+        hub = await self._hub_of(request)
+        if isinstance(hub, Response):
+            return hub
+        return HTMLResponse(render_page(None, table=hub.table_id), headers=_HEADERS)
+
+    # ------------------------------------------------------------- websockets
+
+    async def _refuse(self, socket: WebSocket, message: str, code: int) -> None:
+        await socket.send_text(json.dumps({"type": "error", "message": message}))
+        await socket.close(code=code)
+
+    async def _greet(self, hub: TableHub, socket: WebSocket, seat: int | None) -> None:
+        """The missed events (``?since=V``) and the current frame, in one locked step."""
+        since = socket.query_params.get("since")
+        table = hub.table
+        behind = table.version - int(since) if since and since.isdigit() and len(since) < 10 else 0
+        if since is not None and 0 < behind <= _MISSED_LIMIT:
+            events = table.missed(seat, int(since))
+            await hub.send(
+                socket,
+                {"type": "events", "since": int(since), "version": table.version, "events": events},
+            )
+        await hub.send(socket, table.frame(seat) if seat is not None else table.public_frame())
+
+    async def _serve(self, hub: TableHub, socket: WebSocket, seat: int | None) -> None:
+        """Read the socket's messages until it closes; a flood or an oversized message
+        closes this connection, nothing else."""
+        bucket = _Bucket(self.limits.messages_per_second)
+        while True:
+            message = await socket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            size = len(text if text is not None else message.get("bytes") or b"")
+            if size > self.limits.message_chars:
+                await self._refuse(socket, "message too long: closing", 1009)
+                return
+            if not bucket.take():
+                await self._refuse(socket, "too many messages: closing", 1008)
+                return
+            if seat is None:
+                await hub.send(socket, {"type": "error", "message": "spectators cannot act"})
+                continue
+            try:
+                await hub.handle(seat, socket, text)
+            except Exception:  # nothing a client sends may stop the table
+                _log.exception("error while handling a message")
+                await hub.send(socket, {"type": "error", "message": "internal error"})
+
+    async def seat_socket(self, socket: WebSocket) -> None:
+        await socket.accept()
+        found = await self.find(socket.path_params["token"])
+        refusal = "unknown seat link" if found is None else foreign_origin(socket)
+        if found is None or refusal:
+            await self._refuse(socket, refusal or "unknown seat link", 4403)
+            return
+        hub, seat = found
+        if hub.connections >= self.limits.connections_per_table:
+            await self._refuse(socket, "this table has too many connections", 4429)
+            return
+        await hub.welcome_back(seat)
+        try:
+            async with hub.lock:
+                hub.sockets[seat].add(socket)
+                await self._greet(hub, socket, seat)
+            hub.kick()
+            await self._serve(hub, socket, seat)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.sockets[seat].discard(socket)
+            if not hub.sockets[seat]:
+                hub.away_since[seat] = time.monotonic()
+
+    async def watch_socket(self, socket: WebSocket) -> None:
+        await socket.accept()
+        try:
+            table_id = int(socket.path_params["table"])
+        except ValueError:
+            table_id = -1
+        hub = await self.hub(table_id) if table_id > 0 else None
+        if hub is None:
+            await self._refuse(socket, "no such table", 4404)
+            return
+        if hub.connections >= self.limits.connections_per_table:
+            await self._refuse(socket, "this table has too many connections", 4429)
+            return
+        try:
+            async with hub.lock:
+                hub.watchers.add(socket)
+                await self._greet(hub, socket, None)
+            await self._serve(hub, socket, None)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.watchers.discard(socket)
+
+
+def create_server(
+    storage: Storage, *, limits: Limits | None = None, delay: float = 0.8
+) -> Starlette:
+    """The ASGI app of a :class:`GameServer` on ``storage``; run it with uvicorn.
+
+    ``app.state.server`` is the :class:`GameServer`.  The tables are loaded and their
+    bots resumed when the app starts (its lifespan), the storage closed when it stops.
+    """
+    server = GameServer(storage, limits, delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await server.start()
+        try:
+            yield
+        finally:
+            await server.stop()
+
+    app = Starlette(
+        routes=[
+            Route("/", server.lobby),
+            Route("/api/tables", server.create, methods=["POST"]),
+            Route("/api/tables", server.list_tables, methods=["GET"]),
+            Route("/api/tables/{table}", server.one_table),
+            Route("/api/tables/{table}/record", server.record),
+            Route("/api/tables/{table}/review", server.review),
+            Route("/play/{token}", server.play),
+            Route("/watch/{table}", server.watch),
+            WebSocketRoute("/ws/watch/{table}", server.watch_socket),
+            WebSocketRoute("/ws/{token}", server.seat_socket),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.server = server
+    return app

@@ -1,0 +1,139 @@
+"""Where the server keeps its tables: each one as its start plus an append-only journal.
+
+A table is stored the way well-liked game servers store games (lichess, boardgame.io,
+hanab.live): its start — the seats (a person or a bot spec, a display name, the hash of
+the seat link's token), the :class:`~bohmisch_watten.Position` text and the pace of its
+bots — and one row per change (table, sequence number, entry text, time).  Rebuilding a
+table is replaying its rows (:meth:`~bohmisch_watten.web.table.Table.restore`), so a
+server killed at any moment loses nothing it has acknowledged: the server commits a
+row before it sends any frame that shows it.
+
+Two backends share the :class:`Storage` interface: SQLite through the standard
+library (WAL mode, the embedded default) and PostgreSQL through psycopg 3 (extra
+``[postgres]``), whose ``LISTEN/NOTIFY`` lets several server processes serve the same
+tables.  :func:`open_storage` picks one from a path or a ``postgresql://`` URL.  The
+schema carries its version and is migrated when a storage is opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final, Protocol
+
+import attrs
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Conflict",
+    "Storage",
+    "StoredSeat",
+    "StoredTable",
+    "open_storage",
+]
+
+SCHEMA_VERSION: Final = 1
+"""The schema this code writes; older databases are migrated on open, newer refused."""
+
+
+class Conflict(Exception):
+    """A journal row with this sequence number exists already: another server process
+    moved the table first, so this one must read the table again."""
+
+
+@attrs.frozen
+class StoredSeat:
+    """One seat of a stored table."""
+
+    seat: int
+    kind: str
+    """``human`` or a bot spec (``search:rollouts=60``)."""
+    name: str | None = None
+    token_hash: str | None = attrs.field(default=None, repr=False)
+
+
+@attrs.frozen
+class StoredTable:
+    """The start of a stored table (its journal is read with :meth:`Storage.journal`)."""
+
+    id: int
+    start: str
+    """The :class:`~bohmisch_watten.Position` text the table began in."""
+    delay: float
+    seats: tuple[StoredSeat, ...]
+    created: float
+    finished: bool = False
+
+
+class Storage(Protocol):
+    """What the server needs of a database; every method is blocking (the server calls
+    them from worker threads, or directly when :attr:`local` says they are quick) and
+    safe to call from several threads."""
+
+    local: bool
+    """True for a database in a local file: a write takes a fraction of a millisecond,
+    less than handing it to a worker thread."""
+
+    def create_table(self, start: str, delay: float, seats: Sequence[StoredSeat]) -> int:
+        """Store a new table and return its id."""
+        ...
+
+    def table(self, table_id: int) -> StoredTable | None:
+        """The stored start of table ``table_id``, None if there is none."""
+        ...
+
+    def tables(self, *, unfinished: bool = False, after: int = 0) -> list[StoredTable]:
+        """Every stored table with an id above ``after`` (only the unfinished ones if asked)."""
+        ...
+
+    def find_token(self, token_hash: str) -> tuple[int, int] | None:
+        """The table and seat whose link token hashes to ``token_hash``, if any."""
+        ...
+
+    def append(self, table_id: int, seq: int, entries: Sequence[str]) -> None:
+        """Append journal rows ``seq``, ``seq + 1`` … in one transaction, and tell the
+        other server processes (if the backend can) that the table moved.
+
+        Raises:
+            Conflict: if row ``seq`` exists already (nothing is written).
+        """
+        ...
+
+    def journal(self, table_id: int, since: int = 0) -> list[str]:
+        """The journal entries of ``table_id`` from sequence number ``since`` on."""
+        ...
+
+    def set_finished(self, table_id: int, finished: bool) -> None:
+        """Mark whether the table's game is over (the lobby lists open tables)."""
+        ...
+
+    def count_tables(self, *, unfinished: bool = True) -> int:
+        """How many tables are stored (only the unfinished ones by default)."""
+        ...
+
+    def listen(self, callback: Callable[[int, int], None]) -> None:
+        """Call ``callback(table_id, version)`` (from another thread) whenever another
+        process appends to a table; a no-op for a backend of one process."""
+        ...
+
+    def close(self) -> None:
+        """Release the connections (and stop listening)."""
+        ...
+
+
+def open_storage(url: str) -> Storage:
+    """The storage at ``url``: ``postgresql://…`` (or ``postgres://…``) for PostgreSQL,
+    anything else is the path of a SQLite file (created if missing).
+
+    Raises:
+        ValueError: for a database that cannot be opened or has a newer schema.
+        ImportError: for PostgreSQL without the ``[postgres]`` extra.
+    """
+    if not isinstance(url, str):
+        raise TypeError(f"url must be a str, got {type(url).__name__}")
+    if url.startswith(("postgresql://", "postgres://")):
+        from ._postgres import PostgresStorage
+
+        return PostgresStorage(url)
+    from ._sqlite import SqliteStorage
+
+    return SqliteStorage(url)

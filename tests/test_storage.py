@@ -1,0 +1,208 @@
+"""The server's storage, one suite run on both backends: a real SQLite file and a real
+PostgreSQL server (``WATTEN_TEST_POSTGRES``, a URL of a database this test may create
+databases from; ``.ci/run`` starts Debian's PostgreSQL and sets it)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bohmisch_watten.web.storage import (
+    SCHEMA_VERSION,
+    Conflict,
+    Storage,
+    StoredSeat,
+    open_storage,
+)
+
+POSTGRES_ENV = "WATTEN_TEST_POSTGRES"
+
+
+def postgres_server() -> str:
+    """The URL of the PostgreSQL server for tests; in CI a missing one is a failure."""
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{POSTGRES_ENV} is not set: .ci/run starts PostgreSQL and sets it")
+        pytest.skip(f"set {POSTGRES_ENV}=postgresql://… to run the PostgreSQL tests")
+    return url
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty database on the test server, dropped afterwards."""
+    import psycopg
+
+    server = postgres_server()
+    name = f"watten_test_{secrets.token_hex(6)}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    base, _, _ = server.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "tables.sqlite")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def storage(url: str) -> Iterator[Storage]:
+    opened = open_storage(url)
+    yield opened
+    opened.close()
+
+
+def seats() -> tuple[StoredSeat, ...]:
+    """Three seats, two of them people with tokens of their own (a token is unique)."""
+    return (
+        StoredSeat(0, "human", "Anna", secrets.token_hex(32)),
+        StoredSeat(1, "search:rollouts=12", None, None),
+        StoredSeat(2, "human", None, secrets.token_hex(32)),
+    )
+
+
+START = "p3/d0/n1/s20.20.20/f000/default"
+
+
+def test_a_table_is_stored_with_its_seats(storage: Storage) -> None:
+    people = seats()
+    first = storage.create_table(START, 0.5, people)
+    second = storage.create_table("p2/d1/n1/s20.20/f00/schleck:none", 0.0, seats()[:2])
+    assert second > first
+    table = storage.table(first)
+    assert table is not None
+    assert (table.id, table.start, table.delay, table.seats) == (first, START, 0.5, people)
+    assert table.finished is False
+    assert table.created > 0
+    assert storage.table(second + 100) is None
+    assert [t.id for t in storage.tables()] == [first, second]
+    assert [t.id for t in storage.tables(after=first)] == [second]
+    assert people[2].token_hash is not None
+    assert storage.find_token(people[2].token_hash) == (first, 2)
+    assert storage.find_token("c" * 64) is None
+
+
+def test_the_journal_is_append_only_and_ordered(storage: Storage) -> None:
+    table = storage.create_table(START, 0.0, seats())
+    other = storage.create_table(START, 0.0, seats()[:1])
+    storage.append(table, 0, ["shuffle A", "take"])
+    storage.append(other, 0, ["fold"])
+    storage.append(table, 2, ["play HK"])
+    assert storage.journal(table) == ["shuffle A", "take", "play HK"]
+    assert storage.journal(table, since=2) == ["play HK"]
+    assert storage.journal(other) == ["fold"]
+    with pytest.raises(Conflict):
+        storage.append(table, 1, ["leave", "play S7"])  # another process was first
+    assert storage.journal(table) == ["shuffle A", "take", "play HK"]  # nothing written
+
+
+def test_finished_tables_and_counts(storage: Storage) -> None:
+    a = storage.create_table(START, 0.0, seats())
+    b = storage.create_table(START, 0.0, seats())
+    storage.set_finished(a, True)
+    assert storage.count_tables() == 1
+    assert storage.count_tables(unfinished=False) == 2
+    assert [t.id for t in storage.tables(unfinished=True)] == [b]
+    assert storage.table(a).finished is True  # type: ignore[union-attr]
+    storage.set_finished(a, False)
+    assert storage.count_tables() == 2
+
+
+def test_a_second_open_sees_everything_and_keeps_the_schema(url: str) -> None:
+    first = open_storage(url)
+    table = first.create_table(START, 0.25, seats())
+    first.append(table, 0, ["x"])
+    first.close()
+    again = open_storage(url)
+    try:
+        assert again.journal(table) == ["x"]
+        assert again.schema_version() == SCHEMA_VERSION  # type: ignore[attr-defined]
+    finally:
+        again.close()
+
+
+def test_threads_share_one_storage(storage: Storage) -> None:
+    tables = [storage.create_table(START, 0.0, seats()) for _ in range(4)]
+
+    def writer(table: int) -> None:
+        for seq in range(20):
+            storage.append(table, seq, [f"entry {seq}"])
+
+    threads = [threading.Thread(target=writer, args=(t,)) for t in tables]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for table in tables:
+        assert storage.journal(table) == [f"entry {seq}" for seq in range(20)]
+
+
+def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite"
+    open_storage(str(path)).close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE watten_schema SET version = ?", (SCHEMA_VERSION + 1,))
+    with pytest.raises(ValueError, match="schema version 2"):
+        open_storage(str(path))
+
+
+def test_a_newer_postgres_schema_is_refused(postgres_url: str) -> None:
+    import psycopg
+
+    open_storage(postgres_url).close()
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        db.execute("UPDATE watten_schema SET version = %s", (SCHEMA_VERSION + 1,))
+    with pytest.raises(ValueError, match="schema version 2"):
+        open_storage(postgres_url)
+
+
+def test_what_is_no_database_is_refused(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database, just text" * 100)
+    with pytest.raises(ValueError, match="cannot open the database"):
+        open_storage(str(junk))
+    with pytest.raises(ValueError, match="cannot open the database"):
+        open_storage("postgresql://nobody@127.0.0.1:1/none")
+    with pytest.raises(TypeError, match="url must be a str"):
+        open_storage(7)  # type: ignore[arg-type]
+
+
+def test_postgres_tells_other_processes_of_moves(postgres_url: str) -> None:
+    writer, reader = open_storage(postgres_url), open_storage(postgres_url)
+    heard: list[tuple[int, int]] = []
+    done = threading.Event()
+
+    def hear(table: int, version: int) -> None:
+        heard.append((table, version))
+        if version == 3:
+            done.set()
+
+    reader.listen(hear)
+    try:
+        table = writer.create_table(START, 0.0, seats())
+        writer.append(table, 0, ["a"])
+        writer.append(table, 1, ["b", "c"])
+        assert done.wait(10)
+        assert heard == [(table, 1), (table, 3)]
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_sqlite_has_nobody_to_listen_to(tmp_path: Path) -> None:
+    storage = open_storage(str(tmp_path / "one.sqlite"))
+    storage.listen(lambda table, version: None)  # accepted, never called
+    storage.close()
