@@ -18,7 +18,16 @@ import random
 import attrs
 import pytest
 
-from bohmisch_watten import DECK, GameState, IllegalActionError, Phase, Position, Shuffle, new_game
+from bohmisch_watten import (
+    DECK,
+    GameState,
+    IllegalActionError,
+    Phase,
+    PlayCard,
+    Position,
+    Shuffle,
+    new_game,
+)
 from bohmisch_watten._legal import pack_indices
 from bohmisch_watten.actions import EXCHANGES, EXCHANGES_WITH_TRUMP
 from bohmisch_watten.exchange_options import exchange_options
@@ -61,6 +70,22 @@ def test_the_fast_constructor_builds_what_attrs_init_builds() -> None:
         assert copy.deepcopy(fast) is fast
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             fast.phase = Phase.DEAL  # type: ignore[misc]
+
+
+def test_the_plays_listed_are_the_cards_of_the_playable_mask_in_order() -> None:
+    """R24–R26: the table lookups of legal_actions() agree with the mask, bit by bit.
+
+    Masks of up to five cards (R15) come from the tables; a mask of six cards in two suits
+    (no hand holds one) takes the slower route, and must list the same way.
+    """
+    playing = next(state for state in STATES if state.phase is Phase.PLAY)
+    rng = random.Random(11)
+    masks = [sum(1 << c for c in rng.sample(range(32), rng.randint(1, 5))) for _ in range(500)]
+    masks += [0b111111, 0b111111 << 16, 0b111111 << 13, (1 << 32) - 1]
+    for mask in masks:
+        state = attrs.evolve(playing, play_mask=mask)
+        expected = tuple(PlayCard(DECK[i]) for i in range(32) if mask >> i & 1)
+        assert state.legal_actions() == expected
 
 
 def _subsets(hand: list[int], sizes: range) -> list[int]:

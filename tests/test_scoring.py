@@ -107,3 +107,9 @@ def test_a_hearts_deal_is_recorded_as_doubled() -> None:
     assert sum(state.last_deal.points) == sum(
         -2 * t if t else 10 for t in state.last_deal.tricks_won
     )
+
+
+@pytest.mark.rule("R31")
+def test_post_scores_refuses_points_for_another_number_of_seats() -> None:
+    with pytest.raises(ValueError, match="one entry per seat"):
+        post_scores((2, 10), (-3, 5, 1), DEFAULT)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import add as _add
+from typing import Final
 
 from .cards import Suit
 from .rules import Overshoot, Rules
 
 __all__ = ["deal_points", "game_result", "game_returns", "post_scores"]
+
+_HEARTS: Final = Suit.HEARTS
 
 
 def deal_points(
@@ -18,7 +22,7 @@ def deal_points(
     An active player scores −1 per trick, or +5 for no trick; folded players score 0;
     with Hearts as trumps (and ``hearts_double``) everything counts double.
     """
-    factor = 2 if trump_suit == Suit.HEARTS and rules.hearts_double else 1
+    factor = 2 if trump_suit == _HEARTS and rules.hearts_double else 1
     return tuple(
         [
             0 if out else (-tricks * factor if tricks else 5 * factor)
@@ -33,13 +37,17 @@ def post_scores(scores: Sequence[int], points: Sequence[int], rules: Rules) -> t
     With ``overshoot = added_back`` a player who would go below zero ends at his score
     before the deal plus the excess (2 points, takes 3 tricks: 2 + 1 = 3).
     """
-    out = []
-    for before, delta in zip(scores, points, strict=True):
-        after = before + delta
-        if after < 0 and rules.overshoot is Overshoot.ADDED_BACK:
-            after = before - after
-        out.append(after)
-    return tuple(out)
+    if len(scores) != len(points):
+        raise ValueError("post_scores: scores and points must have one entry per seat")
+    posted = tuple(map(_add, scores, points))  # R31
+    if rules.overshoot is not Overshoot.ADDED_BACK or min(posted) >= 0:
+        return posted
+    return tuple(  # R32: the excess below zero is added back
+        [
+            before - after if after < 0 else after
+            for before, after in zip(scores, posted, strict=True)
+        ]
+    )
 
 
 def reached_goal(score: int, rules: Rules) -> bool:

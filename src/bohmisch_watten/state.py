@@ -63,6 +63,8 @@ _GAME_OVER: Final = Phase.GAME_OVER
 
 
 _DEFAULT_RULES: Final = Rules()
+_new_tuple: Final = tuple.__new__
+"""``tuple.__new__``: a NamedTuple from its fields without its Python ``__new__``."""
 
 
 @attrs.frozen(slots=True, repr=False, weakref_slot=False, unsafe_hash=False)
@@ -225,7 +227,7 @@ class GameState(DealFacts):
             rules = self.game_fields.rules
             points = deal_points(self.tricks_won, self.deal_fields.folded, trump >> 3, rules)
             scores = post_scores(self.game_fields.scores, points, rules)
-            value = DealScore(points, scores, game_result(scores, rules)[0])
+            value = _new_tuple(DealScore, (points, scores, game_result(scores, rules)[0]))
             object.__setattr__(self, "_deal_score", value)
             return value
 
