@@ -40,8 +40,8 @@ def text_files(root: Path) -> Iterator[Path]:
     This file is left out: its examples of broken references are broken on purpose.
     """
     for path in sorted(root.rglob("*")):
-        if path == _THIS_FILE:
-            continue
+        if path == _THIS_FILE or path.name.startswith(".coverage"):
+            continue  # coverage's data files are SQLite databases, not text
         parts = path.relative_to(root).parts
         if any(part in _SKIP_DIRS or part.endswith(".egg-info") for part in parts):
             continue
