@@ -188,6 +188,18 @@ def test_values_are_points_toward_zero_with_the_game_bonus() -> None:
     assert max(values) > GAME_BONUS - 5
 
 
+def test_the_rollout_leaf_values_exchanges_by_the_policy() -> None:
+    """``leaf="rollout"``: the deal finished by the policy for every seat, as SearchBot does."""
+    bot = ExpertBot(leaf="rollout", max_candidates=3)
+    view = view_of(decision_state(6, Phase.EXCHANGE, 3, fold=True))
+    candidates = bot.candidates(view)
+    world = view.sample_state(random.Random(3))
+    values = bot._exchange_values(view, world, candidates)
+    for action, value in zip(candidates, values, strict=True):
+        end = play_out(world.apply(action), [HeuristicBot()] * 3, RNG, until="deal")
+        assert value == view.scores[view.player] - end.scores[view.player]
+
+
 def test_the_fold_bonus_tilts_the_fold() -> None:
     """A fold is worth 0 (R29), a played hand −5 to +5 here: a bonus of 10 decides."""
     for seed in range(3):
@@ -242,8 +254,11 @@ def test_the_solver_leaf_values_exchanges(others: str, players: int) -> None:
         assert bot.choose(view_of(after), random.Random(1)) in after.legal_actions()
 
 
-def test_rollouts_temper_the_solver_with_three_or_more_seats() -> None:
-    pure, mixed = ExpertBot(samples=6, rollout_weight=0.0), ExpertBot(samples=6, rollout_weight=1.0)
+@pytest.mark.parametrize("respond", [False, True])
+def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> None:
+    """The solver's value mixed with a rollout, or with the best reply to the policy."""
+    pure = ExpertBot(samples=6, rollout_weight=0.0, respond=respond)
+    mixed = ExpertBot(samples=6, rollout_weight=1.0, respond=respond)
     differ = 0
     for seed in range(12, 18):
         view = view_of(decision_state(seed, Phase.PLAY, 4))

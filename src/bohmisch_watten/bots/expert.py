@@ -148,10 +148,10 @@ class ExpertBot:
     time_ms: float | None = attrs.field(default=None, validator=time_budget)
     others: Literal["paranoid", "selfish"] = attrs.field(default="paranoid", validator=_others)
     inference: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
-    leaf: Literal["solver", "rollout", "respond"] = attrs.field(default="rollout", validator=_leaf)
+    leaf: Literal["solver", "rollout", "respond"] = attrs.field(default="respond", validator=_leaf)
     rollout_weight: float = attrs.field(default=0.5, validator=_weight)
-    respond: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
-    fold_bonus: float = attrs.field(default=0.0, validator=_points_value)
+    respond: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
+    fold_bonus: float = attrs.field(default=0.6, validator=_points_value)
 
     # ------------------------------------------------------------------ the protocol
 
