@@ -13,6 +13,17 @@ Each pairing is played in chunks of ``--chunk`` games, chunk ``i`` with seed
 after every chunk aggregates all the games so far, and ``--json-dir`` keeps it on disk,
 so a run stopped early still reports honest partial figures with their game count.
 
+``--paired-deals N`` is the fast, low-noise inner loop for comparing variants of the
+expert: N deal starts from heuristic games, each dealt once and played with the
+variant in every seat in turn against ``--opponent`` bots; each variant's points per
+deal are compared, deal by deal, with the first variant's on the same cards (a paired
+difference with its standard error; negative is better, points count toward zero).
+A variant ``SPEC|play`` lets the heuristic play its cards, ``SPEC|fold`` lets the
+heuristic decide whether to fold (the variant still picks the exchange):
+
+    python benchmarks/expert.py --speed-views 0 --pairings "" --paired-deals 150 \
+        --variants "expert,expert|play,expert|fold,expert:fold_bonus=0"
+
 The pairings (the targets of the expert):
 
 * ``search4``: expert against three ``SearchBot()`` (target: 35 %, interval above 25 %);
@@ -25,6 +36,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import multiprocessing
 import random
 import statistics
 import time
@@ -32,9 +45,11 @@ from pathlib import Path
 
 from bots import decision_views  # the same decision set as benchmarks/bots.py
 
+from bohmisch_watten import Fold, GameState, new_game
+from bohmisch_watten.actions import Action, Shuffle
 from bohmisch_watten.arena import GameResult, run_arena
 from bohmisch_watten.arena.report import summarize, to_json_dict, to_table
-from bohmisch_watten.bots import make_bot
+from bohmisch_watten.bots import Bot, ExpertBot, HeuristicBot, make_bot
 from bohmisch_watten.views import PlayerView
 
 PAIRINGS = {
@@ -93,6 +108,93 @@ def play(name: str, args: argparse.Namespace) -> None:
             path.write_text(json.dumps(document, indent=1))
 
 
+class _Swapped:
+    """A variant with the heuristic's decision in one phase (``|play`` or ``|fold``)."""
+
+    def __init__(self, bot: ExpertBot, swap: str) -> None:
+        self.bot, self.swap, self.heuristic = bot, swap, HeuristicBot()
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        legal = view.legal_actions()
+        if len(legal) > 1 and self.swap == "play" and view.phase.value == "play":
+            return self.heuristic.choose(view, rng)
+        if len(legal) > 1 and self.swap == "fold" and Fold() in legal:
+            if self.heuristic.choose(view, rng) == Fold():
+                return Fold()
+            return next(a for a, _ in self.bot.search(view, rng) if a != Fold())
+        return self.bot.choose(view, rng)
+
+
+def _variant(spec: str) -> Bot:
+    base, _, swap = spec.partition("|")
+    bot = make_bot(base)
+    if not swap:
+        return bot
+    if swap not in ("play", "fold") or not isinstance(bot, ExpertBot):
+        raise SystemExit(f"bad variant {spec!r}: SPEC|play or SPEC|fold of an expert spec")
+    return _Swapped(bot, swap)
+
+
+def deal_starts(count: int, players: int, seed: int) -> list[tuple[GameState, Shuffle]]:
+    """Deal starts (with their shuffles) from heuristic games: realistic scores."""
+    rng = random.Random(seed)
+    bot = HeuristicBot()
+    out: list[tuple[GameState, Shuffle]] = []
+    while len(out) < count:
+        state = new_game(players, dealer=rng.randrange(players))
+        while not state.is_terminal and len(out) < count:
+            if state.is_chance_node:
+                shuffle = state.sample_chance(rng)
+                if rng.random() < 0.35:
+                    out.append((state, shuffle))
+                state = state.apply(shuffle)
+            else:
+                state = state.apply(bot.choose(state.view(state.current_player), rng))  # type: ignore[arg-type]
+    return out
+
+
+def _one_deal(task: tuple[int, GameState, Shuffle, int, str, str]) -> tuple[int, int, int]:
+    """The variant's points in one deal, in one seat, the others ``opponent``."""
+    index, state, shuffle, seat, spec, opponent = task
+    bots = [make_bot(opponent) for _ in range(state.num_players)]
+    bots[seat] = _variant(spec)
+    rng = random.Random(1000 * index + seat)
+    now = state.apply(shuffle)
+    deal = now.deal_number
+    while not now.is_terminal and now.deal_number == deal and not now.is_chance_node:
+        player = now.current_player
+        now = now.apply(bots[player].choose(now.view(player), rng))  # type: ignore[index, arg-type]
+    return index, seat, now.scores[seat] - state.scores[seat]
+
+
+def paired_deals(args: argparse.Namespace) -> None:
+    """Print each variant's mean points a deal and its paired difference to the first."""
+    starts = deal_starts(args.paired_deals, args.players, args.seed)
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    first: dict[tuple[int, int], int] = {}
+    print(
+        f"{len(starts)} deal starts x {args.players} seats, seed {args.seed},"
+        f" opponents {args.opponent}"
+    )
+    with multiprocessing.Pool(args.jobs) as pool:
+        for spec in variants:
+            start = time.perf_counter()
+            tasks = [
+                (i, state, shuffle, seat, spec, args.opponent)
+                for i, (state, shuffle) in enumerate(starts)
+                for seat in range(args.players)
+            ]
+            points = {(i, seat): p for i, seat, p in pool.map(_one_deal, tasks, chunksize=4)}
+            line = f"{spec:45s} {statistics.mean(points.values()):+.3f} points a deal"
+            if first:
+                diffs = [p - first[key] for key, p in points.items()]
+                error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+                line += f", {statistics.mean(diffs):+.3f} ± {error:.3f} against the first"
+            else:
+                first = points
+            print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per pairing")
@@ -105,6 +207,10 @@ def main() -> None:
     )
     parser.add_argument("--speed-views", type=int, default=200)
     parser.add_argument("--json-dir", default=None, help="write expert-PAIRING.json here")
+    parser.add_argument("--paired-deals", type=int, default=0, help="deal starts to compare")
+    parser.add_argument("--variants", default="expert", help="comma-separated bot specs")
+    parser.add_argument("--players", type=int, default=4, help="players of the paired deals")
+    parser.add_argument("--opponent", default="heuristic", help="the paired deals' others")
     args = parser.parse_args()
 
     if args.speed_views:
@@ -112,6 +218,8 @@ def main() -> None:
     for name in args.pairings.split(","):
         if name:
             play(name.strip(), args)
+    if args.paired_deals:
+        paired_deals(args)
 
 
 if __name__ == "__main__":

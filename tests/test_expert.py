@@ -188,6 +188,33 @@ def test_values_are_points_toward_zero_with_the_game_bonus() -> None:
     assert max(values) > GAME_BONUS - 5
 
 
+def test_the_rollout_leaf_values_exchanges_by_the_policy() -> None:
+    """``leaf="rollout"``: the deal finished by the policy for every seat, as SearchBot does."""
+    bot = ExpertBot(leaf="rollout", max_candidates=3)
+    view = view_of(decision_state(6, Phase.EXCHANGE, 3, fold=True))
+    candidates = bot.candidates(view)
+    world = view.sample_state(random.Random(3))
+    values = bot._exchange_values(view, world, candidates)
+    for action, value in zip(candidates, values, strict=True):
+        end = play_out(world.apply(action), [HeuristicBot()] * 3, RNG, until="deal")
+        assert value == view.scores[view.player] - end.scores[view.player]
+
+
+def test_the_fold_bonus_tilts_the_fold() -> None:
+    """A fold is worth 0 (R29), a played hand −5 to +5 here: a bonus of 10 decides."""
+    for seed in range(3):
+        view = view_of(decision_state(seed, Phase.EXCHANGE, 4, fold=True))
+        assert view.scores[view.player] > 5  # no goal bonus within reach (R31)
+        assert (
+            ExpertBot(samples=2, exchange_samples=2, fold_bonus=10).choose(view, random.Random(1))
+            == Fold()
+        )
+        assert (
+            ExpertBot(samples=2, exchange_samples=2, fold_bonus=-10).choose(view, random.Random(1))
+            != Fold()
+        )
+
+
 def test_cut_takes_the_critical() -> None:
     view = view_of(decision_state(1, Phase.CUT))
     hint = FAST.hint(view)
@@ -227,8 +254,11 @@ def test_the_solver_leaf_values_exchanges(others: str, players: int) -> None:
         assert bot.choose(view_of(after), random.Random(1)) in after.legal_actions()
 
 
-def test_rollouts_temper_the_solver_with_three_or_more_seats() -> None:
-    pure, mixed = ExpertBot(samples=6, rollout_weight=0.0), ExpertBot(samples=6, rollout_weight=1.0)
+@pytest.mark.parametrize("respond", [False, True])
+def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> None:
+    """The solver's value mixed with a rollout, or with the best reply to the policy."""
+    pure = ExpertBot(samples=6, rollout_weight=0.0, respond=respond)
+    mixed = ExpertBot(samples=6, rollout_weight=1.0, respond=respond)
     differ = 0
     for seed in range(12, 18):
         view = view_of(decision_state(seed, Phase.PLAY, 4))
@@ -257,6 +287,9 @@ def test_rollouts_temper_the_solver_with_three_or_more_seats() -> None:
         ({"others": 3}, TypeError, "others"),
         ({"inference": "yes"}, TypeError, "inference"),
         ({"leaf": "oracle"}, ValueError, "leaf"),
+        ({"respond": "yes"}, TypeError, "respond"),
+        ({"fold_bonus": "x"}, TypeError, "fold_bonus"),
+        ({"fold_bonus": 11}, ValueError, "fold_bonus"),
         ({"rollout_weight": 1.5}, ValueError, "rollout_weight"),
         ({"rollout_weight": "half"}, TypeError, "rollout_weight"),
     ],
@@ -392,3 +425,70 @@ def test_the_expert_beats_random_bots() -> None:
         for seat in (0, 1):
             gained[seat] += end.scores[seat] - state.scores[seat]
     assert gained[0] < gained[1]
+
+
+# ------------------------------------------------------------------ the best response
+
+
+RNG = random.Random(0)  # the heuristic does not use it
+
+
+def _best_response(state: GameState, me: int) -> float:
+    """Brute force through ``apply``: ``me`` picks his best card, the others the policy's."""
+    if state.phase is not Phase.PLAY:
+        points = state.last_deal.points[me]  # type: ignore[union-attr]
+        return -points + (GAME_BONUS if state.scores[me] <= 0 else 0.0)  # R31
+    legal = state.legal_actions()
+    if state.current_player != me:
+        seat = state.current_player
+        assert seat is not None
+        return _best_response(state.apply(HeuristicBot().choose(state.view(seat), RNG)), me)
+    return max(_best_response(state.apply(action), me) for action in legal)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_best_response_to_the_policy_is_exact(players: int) -> None:
+    """``respond=True``: per card, the best ``me`` can do against the policy's cards."""
+    checked = 0
+    for seed in range(20, 40):
+        state = decision_state(seed, Phase.PLAY, players)
+        while state.phase is Phase.PLAY and (
+            sum(state.tricks_won) < 2 or len(state.legal_actions()) < 2
+        ):  # a brute force from the first trick is slow
+            state = state.apply(HeuristicBot().choose(view_of(state), random.Random(0)))
+        if state.phase is not Phase.PLAY:
+            continue
+        me = state.current_player
+        assert me is not None
+        judge = expert._Judge(state.scores, me, state.rules)
+        found = expert._respond_cards(
+            state.hand_masks,
+            state.trick_plays,
+            state.tricks_won,
+            me,
+            expert._Table(state, judge),
+            {},
+        )
+        for action in state.legal_actions():
+            assert isinstance(action, PlayCard)
+            assert found[action.card.index] == _best_response(state.apply(action), me)
+        checked += 1
+        hint = ExpertBot(samples=3, respond=True).hint(view_of(state), random.Random(1))
+        assert {a for a, _ in hint} == set(state.legal_actions())
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_respond_leaf_values_exchanges_by_the_best_response(players: int) -> None:
+    """``leaf="respond"``: the others' exchanges and cards the policy's, ``me`` at his best."""
+    bot = ExpertBot(leaf="respond", max_candidates=3)
+    state = decision_state(6, Phase.EXCHANGE, players, fold=players > 2)
+    view = view_of(state)
+    candidates = bot.candidates(view)
+    world = view.sample_state(random.Random(3))
+    values = bot._exchange_values(view, world, candidates)
+    for action, value in zip(candidates, values, strict=True):
+        after = expert._finish_exchange(world.apply(action))
+        expected = 0.0 if after.folded[view.player] else _best_response(after, view.player)
+        assert value == expected
+    assert bot.choose(view, random.Random(1)) in candidates

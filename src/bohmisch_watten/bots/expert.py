@@ -41,9 +41,11 @@ from ..actions import Action, Fold, PlayCard
 from ..phase import Phase
 from ..scoring import reached_goal
 from ..solver import point_table, solve_masks
+from ..tables import bits
+from ..tricks import Plays, best_play, legal_play_mask
 from ._budget import positive_count, time_budget
 from .base import ranked_hint
-from .inference import DEFAULT_MODEL, draw_worlds
+from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play
 from .policy import decide, rank_exchanges
 
 if TYPE_CHECKING:
@@ -68,8 +70,10 @@ def _others(instance: object, attribute: attrs.Attribute[str], value: object) ->
 
 
 def _leaf(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
-    if value not in ("solver", "rollout"):
-        raise ValueError(f"ExpertBot.leaf must be 'solver' or 'rollout', got {value!r:.20}")
+    if value not in ("solver", "rollout", "respond"):
+        raise ValueError(
+            f"ExpertBot.leaf must be 'solver', 'rollout' or 'respond', got {value!r:.20}"
+        )
 
 
 def _weight(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
@@ -77,6 +81,13 @@ def _weight(instance: object, attribute: attrs.Attribute[float], value: object) 
         raise TypeError(f"ExpertBot.{attribute.name} must be a number, got {value!r:.20}")
     if not 0 <= value <= 1:
         raise ValueError(f"ExpertBot.{attribute.name} must be from 0 to 1, got {value}")
+
+
+def _points_value(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"ExpertBot.{attribute.name} must be a number, got {value!r:.20}")
+    if not -10 <= value <= 10:
+        raise ValueError(f"ExpertBot.{attribute.name} must be from -10 to 10, got {value}")
 
 
 def _to_flag(value: object) -> object:
@@ -110,15 +121,24 @@ class ExpertBot:
         inference: whether to weigh the worlds by the opponents' actions.
         leaf: how the exchange values a deal after a candidate exchange: ``"rollout"``
             (the other seats' exchanges and every card by the heuristic policy, as
-            :class:`~bohmisch_watten.bots.SearchBot` does) or ``"solver"`` (the other
-            exchanges by the heuristic, then the play solved exactly from its first
-            card).  With paranoid opponents the solver is pessimistic at the first card
-            of a 3- or 4-player deal, and slower, so the rollout is the default.
+            :class:`~bohmisch_watten.bots.SearchBot` does), ``"respond"`` (the other
+            seats' exchanges and cards by the heuristic policy, the bot's own cards the
+            best reply to them in that world) or ``"solver"`` (the other exchanges by
+            the heuristic, then the play solved exactly from its first card).  With
+            paranoid opponents the solver is pessimistic at the first card of a 3- or
+            4-player deal, and slower.
         rollout_weight: in card play with three or more seats in the deal, the share of
             a heuristic rollout's value in a card's value, the rest being the solver's;
             it tempers the paranoid assumption that every other seat plays against the
             bot, and breaks the solver's many ties.  With two seats the solver's value
             is the exact minimax and is used alone.
+        respond: whether that tempering value is the bot's best reply to the other
+            seats playing the heuristic's cards (a search in which only the bot
+            branches) rather than a rollout in which the bot plays the heuristic too.
+        fold_bonus: points added to the fold's value when choosing (not in
+            :meth:`hint`): positive folds more often.  The worlds are seen with all
+            cards, so a played hand looks better than it is (PIMC's optimism) while a
+            fold is worth exactly 0 (R29).
     """
 
     samples: int = attrs.field(default=40, validator=positive_count)
@@ -128,8 +148,10 @@ class ExpertBot:
     time_ms: float | None = attrs.field(default=None, validator=time_budget)
     others: Literal["paranoid", "selfish"] = attrs.field(default="paranoid", validator=_others)
     inference: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
-    leaf: Literal["solver", "rollout"] = attrs.field(default="rollout", validator=_leaf)
+    leaf: Literal["solver", "rollout", "respond"] = attrs.field(default="respond", validator=_leaf)
     rollout_weight: float = attrs.field(default=0.5, validator=_weight)
+    respond: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
+    fold_bonus: float = attrs.field(default=0.6, validator=_points_value)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -140,7 +162,10 @@ class ExpertBot:
             return legal[0]
         if view.phase is Phase.CUT:
             return decide(view.phase, legal, view.hand, view.trick, view.trump_card)
-        return self.search(view, rng)[0][0]
+        ranked = self.search(view, rng)
+        if self.fold_bonus:
+            ranked.sort(key=lambda item: -(item[1] + self.fold_bonus * isinstance(item[0], Fold)))
+        return ranked[0][0]
 
     def hint(
         self, view: PlayerView, rng: random.Random | None = None
@@ -243,17 +268,28 @@ class ExpertBot:
         me = view.player
         points = _points(world)
         found = _solve(world, me, points, self.others)
-        score, rules = view.scores[me], view.rules
+        judge = _Judge(view.scores, me, view.rules)
         active = view.num_players - sum(view.folded)
         weight = self.rollout_weight if active > 2 else 0.0
         out = []
+        replies: dict[int, float] = {}
+        if weight and self.respond:
+            replies = _respond_cards(
+                world.hand_masks,
+                world.trick_plays,
+                world.tricks_won,
+                me,
+                _Table(world, judge),
+                {},
+            )
         for action in candidates:
             assert isinstance(action, PlayCard)
-            value = _utility(found[action.card.index], score, rules)
-            if weight:
+            value = judge.mine(found[action.card.index])
+            if replies:
+                value = (1 - weight) * value + weight * replies[action.card.index]
+            elif weight:
                 end = _rollout(world.apply(action))
-                rolled = _utility(end.scores[me] - score, score, rules)
-                value = (1 - weight) * value + weight * rolled
+                value = (1 - weight) * value + weight * judge.scores(end.scores)
             out.append(value)
         return out
 
@@ -262,24 +298,75 @@ class ExpertBot:
     ) -> list[float]:
         """Each candidate applied in one world, the exchange finished, the play solved."""
         me = view.player
-        score = view.scores[me]
+        judge = _Judge(view.scores, me, view.rules)
         out = []
         for action in candidates:
             if self.leaf == "rollout":
                 end = _rollout(world.apply(action))
-                out.append(_utility(end.scores[me] - score, score, view.rules))
+                out.append(judge.scores(end.scores))
                 continue
             state = _finish_exchange(world.apply(action))
-            if state.phase is not Phase.PLAY or state.folded[me]:
-                out.append(0.0)  # R29: a folded seat scores nothing
+            if state.folded[me]:
+                out.append(judge.mine(0))  # R29: a folded seat scores nothing
+                continue
+            if self.leaf == "respond":
+                player = state.current_player
+                assert player is not None
+                table = _Table(state, judge)
+                out.append(_respond(state.hand_masks, (), state.tricks_won, player, me, table, {}))
                 continue
             found = _solve(state, me, _points(state), self.others)
             mine = state.current_player == me
             best = min(found.values()) if mine else max(found.values())
             if not mine and self.others == "selfish":
                 best = found[_selfish_pick(state)]
-            out.append(_utility(best, score, view.rules))
+            out.append(judge.mine(best))
         return out
+
+
+class _Judge:
+    """What a deal's result is worth to ``me``: points toward zero and the game's end."""
+
+    def __init__(self, scores: tuple[int, ...], me: int, rules: Rules) -> None:
+        self.before = scores
+        self.me = me
+        self.rules = rules
+
+    def mine(self, points: int) -> float:
+        """The value of scoring ``points`` in this deal (R29-R32)."""
+        return _utility(points, self.before[self.me], self.rules)
+
+    def scores(self, after: tuple[int, ...]) -> float:
+        """The value of the deal's end with every seat's score ``after`` it."""
+        return self.mine(after[self.me] - self.before[self.me])
+
+
+class _Table:
+    """The fixed facts of one best-response search: trump, rules, seats, leaf values."""
+
+    def __init__(self, state: GameState, judge: _Judge) -> None:
+        self.trump = state.trump_index >> 3
+        self.must_head = state.rules.must_head
+        folded = state.folded
+        n = state.num_players
+        self.active = n - sum(folded)
+        nxt = []
+        for seat in range(n):
+            after = (seat + 1) % n
+            while folded[after]:
+                after = (after + 1) % n
+            nxt.append(after)
+        self.next = tuple(nxt)  # R24: folded players are skipped
+        me = judge.me
+        row = _points(state)[me]
+        folds = folded[me]
+        # R29: a folded seat scores nothing, whatever the others take.
+        self.values = tuple(judge.mine(0 if folds else row[t]) for t in range(6))
+        self.me = me
+
+    def leaf(self, won: tuple[int, ...]) -> float:
+        """The value of a finished deal for the judge's seat (R29-R32)."""
+        return self.values[won[self.me]]
 
 
 def _points(state: GameState) -> tuple[tuple[int, ...], ...]:
@@ -347,3 +434,72 @@ def _utility(points: int, score: int, rules: Rules) -> float:
     if reached_goal(score + points, rules):
         value += GAME_BONUS
     return value
+
+
+def _respond(
+    hands: tuple[int, ...],
+    trick: Plays,
+    won: tuple[int, ...],
+    player: int,
+    me: int,
+    game: _Table,
+    memo: dict[object, float],
+) -> float:
+    """The best value ``me`` reaches against seats that play the heuristic's cards.
+
+    A single-agent search: every other seat's card is the heuristic's
+    (:func:`~bohmisch_watten.bots.inference.heuristic_play`, R24–R27), so only ``me``
+    branches; the value of a finished deal is ``game.leaf(won)``.
+    """
+    trump, must_head, nxt = game.trump, game.must_head, game.next
+    while player != me:
+        hand = hands[player]
+        legal = legal_play_mask(hand, trick, trump, must_head) if trick else hand
+        card = heuristic_play(legal, trick, trump)
+        hands = (*hands[:player], hand ^ (1 << card), *hands[player + 1 :])
+        trick = (*trick, (player, card))
+        if len(trick) == game.active:
+            player = best_play(trick, trump)[0]
+            won = (*won[:player], won[player] + 1, *won[player + 1 :])
+            trick = ()
+            if sum(won) == 5:
+                return game.leaf(won)
+        else:
+            player = nxt[player]
+    key = (hands, trick, won)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    best = -1e9
+    for value in _respond_cards(hands, trick, won, me, game, memo).values():
+        best = max(best, value)
+    memo[key] = best
+    return best
+
+
+def _respond_cards(
+    hands: tuple[int, ...],
+    trick: Plays,
+    won: tuple[int, ...],
+    me: int,
+    game: _Table,
+    memo: dict[object, float],
+) -> dict[int, float]:
+    """Per legal card of ``me`` (to act), the value of :func:`_respond` after it."""
+    trump = game.trump
+    hand = hands[me]
+    legal = legal_play_mask(hand, trick, trump, game.must_head) if trick else hand
+    out = {}
+    for card in bits(legal):
+        after = (*hands[:me], hand ^ (1 << card), *hands[me + 1 :])
+        plays = (*trick, (me, card))
+        if len(plays) == game.active:
+            winner = best_play(plays, trump)[0]
+            score = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
+            if sum(score) == 5:
+                out[card] = game.leaf(score)
+            else:
+                out[card] = _respond(after, (), score, winner, me, game, memo)
+        else:
+            out[card] = _respond(after, plays, won, game.next[me], me, game, memo)
+    return out
