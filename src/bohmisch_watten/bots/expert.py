@@ -40,6 +40,7 @@ import attrs
 from ..actions import Action, Fold, PlayCard
 from ..phase import Phase
 from ..scoring import reached_goal
+from ..seats import left_of
 from ..solver import point_table, solve_masks
 from ..tables import bits
 from ..tricks import Plays, best_play, legal_play_mask
@@ -352,9 +353,9 @@ class _Table:
         self.active = n - sum(folded)
         nxt = []
         for seat in range(n):
-            after = (seat + 1) % n
+            after = left_of(seat, n)
             while folded[after]:
-                after = (after + 1) % n
+                after = left_of(after, n)
             nxt.append(after)
         self.next = tuple(nxt)  # R24: folded players are skipped
         me = judge.me
