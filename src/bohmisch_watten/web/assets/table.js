@@ -26,7 +26,7 @@ function el(tag, text, cls) {
   return e;
 }
 function button(label, action, onclick, secondary) {
-  const b = el("button", t(label), secondary ? "secondary" : "");  // label: an English id
+  const b = el("button", tr(label), secondary ? "secondary" : "");  // label: an English id
   if (action) b.setAttribute("data-action", action);
   b.addEventListener("click", onclick);
   return b;
@@ -51,12 +51,12 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") { frame = message; $("hintbox").textContent = ""; render(); }
     else if (message.type === "error") showError(message.message);
-    else if (message.type === "hint") $("hintbox").textContent = t("Hint: {action}", {action: message.action});
+    else if (message.type === "hint") $("hintbox").textContent = tr("Hint: {action}", {action: message.action});
   };
-  ws.onclose = () => { $("status").textContent = t("Connection lost, reconnecting…");
+  ws.onclose = () => { $("status").textContent = tr("Connection lost, reconnecting…");
     setTimeout(connect, 1500); };
 }
-function t(text, fields) {  // the page's language (T: the catalog, English ids as keys)
+function tr(text, fields) {  // the page's language (T: the catalog, English ids as keys)
   return (T[text] || text).replace(/\{(\w+)\}/g, (m, k) => fields && k in fields ? fields[k] : m);
 }
 const SUITS_DE = {E: "Eichel", G: "Gras", H: "Herz", S: "Schellen"};
@@ -66,8 +66,8 @@ function cardName(code) {  // as the players say it in German; the notation in E
   const rank = code.slice(1);
   return SUITS_DE[code[0]] + " " + (RANKS_DE[rank] || rank);
 }
-function name(seat) { return seat === frame.seat ? t("You") : frame.players[seat].name; }
-function count(n, word) { return t(n === 1 || n === -1 ? "{n} " + word : "{n} " + word + "s", {n: n}); }
+function name(seat) { return seat === frame.seat ? tr("You") : frame.players[seat].name; }
+function count(n, word) { return tr(n === 1 || n === -1 ? "{n} " + word : "{n} " + word + "s", {n: n}); }
 const SUITS = LANG === "de" ? SUITS_DE : {E: "Acorns", G: "Leaves", H: "Hearts", S: "Bells"};
 const CRITICAL = {HK: "Maxi", S7: "Belli", E7: "Spitz"};
 
@@ -80,11 +80,11 @@ function render() {
   document.body.dataset.deal = v.deal_number;
   document.body.dataset.turn = frame.your_turn ? "you" : "other";
   document.body.dataset.gameOver = frame.game_over ? "true" : "false";
-  const trumps = v.trump_card ? " · " + t("{suit} are trumps", {suit: SUITS[v.trump_card[0]]}) : "";
-  const turn = frame.game_over ? t("Game over") : frame.your_turn ? t("Your turn")
-    : v.current_player === null ? t("Dealing…") : t("Waiting for {name}", {name: name(v.current_player)});
-  $("status").textContent = t("Game {game}", {game: frame.game}) + " · " + t("Deal {number}", {number: v.deal_number})
-    + trumps + " · " + (v.dealer === me ? t("You deal") : t("{name} deals", {name: name(v.dealer)})) + " · " + turn;
+  const trumps = v.trump_card ? " · " + tr("{suit} are trumps", {suit: SUITS[v.trump_card[0]]}) : "";
+  const turn = frame.game_over ? tr("Game over") : frame.your_turn ? tr("Your turn")
+    : v.current_player === null ? tr("Dealing…") : tr("Waiting for {name}", {name: name(v.current_player)});
+  $("status").textContent = tr("Game {game}", {game: frame.game}) + " · " + tr("Deal {number}", {number: v.deal_number})
+    + trumps + " · " + (v.dealer === me ? tr("You deal") : tr("{name} deals", {name: name(v.dealer)})) + " · " + turn;
   $("hint").disabled = !frame.your_turn;
   $("hint").style.display = watching ? "none" : "";
   $("review-button").style.display = watching ? "none" : "";
@@ -101,11 +101,11 @@ function renderOpponents(v, me) {
     const d = el("div", null, "seat" + (v.current_player === s ? " turn" : ""));
     d.dataset.seat = s;
     const n = el("div", name(s), "name");
-    if (v.dealer === s) n.appendChild(el("span", t("dealer"), "chip"));
-    if (v.folded[s]) n.appendChild(el("span", t("folded"), "chip out"));
+    if (v.dealer === s) n.appendChild(el("span", tr("dealer"), "chip"));
+    if (v.folded[s]) n.appendChild(el("span", tr("folded"), "chip out"));
     d.appendChild(n);
     let meta = count(v.scores[s], "point") + " · " + count(v.tricks_won[s], "trick");
-    if (v.exchanged[s] !== null) meta += " · " + t("exchanged {count}", {count: v.exchanged[s]});
+    if (v.exchanged[s] !== null) meta += " · " + tr("exchanged {count}", {count: v.exchanged[s]});
     d.appendChild(el("div", meta, "meta"));
     const backs = el("div", null, "backs");
     if (!v.folded[s]) for (let k = 0; k < v.hand_sizes[s]; k++) backs.appendChild(cardEl("back"));
@@ -121,31 +121,31 @@ function renderMiddle(v) {
     if (done.length) {
       const t = done[done.length - 1];
       plays = t.plays; winner = t.winner; old = true;
-      caption = t("{name} took trick {number}", {name: name(winner), number: done.length});
+      caption = tr("{name} took trick {number}", {name: name(winner), number: done.length});
     }
   }
   for (const p of plays) {
     const d = el("div", null, "played" + (p.seat === winner ? " winning" : "") + (old ? " old" : ""));
     d.appendChild(cardEl(p.card));
-    d.appendChild(el("span", name(p.seat) + (p.seat === winner && !old ? " · " + t("winning") : ""), "who"));
+    d.appendChild(el("span", name(p.seat) + (p.seat === winner && !old ? " · " + tr("winning") : ""), "who"));
     trick.appendChild(d);
   }
   if (caption) trick.appendChild(el("div", caption, "caption"));
-  if (!plays.length) trick.appendChild(el("div", v.phase === "exchange" ? t("The exchange is on.") : ""));
+  if (!plays.length) trick.appendChild(el("div", v.phase === "exchange" ? tr("The exchange is on.") : ""));
   const trump = $("trump"); trump.replaceChildren();
   if (v.trump_card) {
     trump.appendChild(cardEl(v.trump_card));
-    trump.appendChild(el("div", v.trump_card_taken ? t("trump card (taken by the dealer)") : t("trump card")));
-    trump.appendChild(el("div", t("stock: {count}", {count: v.stock_size})));
+    trump.appendChild(el("div", v.trump_card_taken ? tr("trump card (taken by the dealer)") : tr("trump card")));
+    trump.appendChild(el("div", tr("stock: {count}", {count: v.stock_size})));
   }
 }
 function cutNotes(v, me) {
   const notes = [];
   for (const c of v.cut) {
-    if (c.taken) notes.push(t("{name} took {critical} ({card}) in the cut.", {name: name(c.seat), critical: CRITICAL[c.card] || c.card, card: cardName(c.card)}));
+    if (c.taken) notes.push(tr("{name} took {critical} ({card}) in the cut.", {name: name(c.seat), critical: CRITICAL[c.card] || c.card, card: cardName(c.card)}));
     else if (c.seat === me && c.card && !(frame.offer && c === v.cut[v.cut.length - 1]))
-      notes.push(t(c.critical ? "You saw {card} and left it at the bottom of the pack." : "You saw {card}, no Critical, at the bottom of the pack.", {card: cardName(c.card)}));
-    else if (c.critical && c.seat !== me) notes.push(t("{name} left a Critical at the bottom.", {name: name(c.seat)}));
+      notes.push(tr(c.critical ? "You saw {card} and left it at the bottom of the pack." : "You saw {card}, no Critical, at the bottom of the pack.", {card: cardName(c.card)}));
+    else if (c.critical && c.seat !== me) notes.push(tr("{name} left a Critical at the bottom.", {name: name(c.seat)}));
   }
   return notes;
 }
@@ -154,7 +154,7 @@ function renderPrompt(v, me) {
   for (const note of cutNotes(v, me)) box.appendChild(el("div", note));
   const row = el("div", null, "buttons");
   if (frame.offer) {
-    box.appendChild(el("div", t("You looked at the cut card: it is {card}, a Critical. Take it into your hand?",
+    box.appendChild(el("div", tr("You looked at the cut card: it is {card}, a Critical. Take it into your hand?",
       {card: CRITICAL[frame.offer]})));
     row.appendChild(cardEl(frame.offer));
     row.appendChild(button("Take it", "take", () => act("take")));
@@ -162,26 +162,26 @@ function renderPrompt(v, me) {
   } else if (frame.exchange) {
     const x = frame.exchange, withTrump = takeTrump && x.max_with_trump !== null;
     const limit = withTrump ? x.max_with_trump : x.max;
-    box.appendChild(el("div", t(withTrump ? "Your decision: select up to {limit} card(s) to exchange (one of them for the trump card), or none, then press Exchange."
+    box.appendChild(el("div", tr(withTrump ? "Your decision: select up to {limit} card(s) to exchange (one of them for the trump card), or none, then press Exchange."
       : "Your decision: select up to {limit} card(s) to exchange, or none, then press Exchange.", {limit: limit})));
     if (x.max_with_trump !== null) {
-      const label = el("label", " " + t("take the trump card {card}", {card: cardName(v.trump_card)}));
+      const label = el("label", " " + tr("take the trump card {card}", {card: cardName(v.trump_card)}));
       const box2 = document.createElement("input");
       box2.type = "checkbox"; box2.id = "taketrump"; box2.checked = !!withTrump;
       box2.addEventListener("change", () => { takeTrump = box2.checked; render(); });
       label.prepend(box2); row.appendChild(label);
     }
-    row.appendChild(button(t("Exchange {count}", {count: selected.size}), "exchange", () => {
+    row.appendChild(button(tr("Exchange {count}", {count: selected.size}), "exchange", () => {
       const cards = Array.from(selected).join(" ");
       act(("exchange " + cards).trim() + (withTrump ? " +trump" : ""));
     }));
     if (x.can_fold) row.appendChild(button("Fold", "fold", () => act("fold"), true));
   } else if (frame.your_turn && v.phase === "play") {
-    box.appendChild(el("div", v.trick.length ? t("Your turn: play a highlighted card.") : t("Your lead: play any card.")));
+    box.appendChild(el("div", v.trick.length ? tr("Your turn: play a highlighted card.") : tr("Your lead: play any card.")));
   } else if (!frame.game_over) {
-    if (v.folded[me]) box.appendChild(el("div", t("You folded this deal.")));
-    box.appendChild(el("div", v.current_player === null ? t("The cards are being dealt…")
-      : t("Waiting for {name}", {name: name(v.current_player)}) + "…"));
+    if (v.folded[me]) box.appendChild(el("div", tr("You folded this deal.")));
+    box.appendChild(el("div", v.current_player === null ? tr("The cards are being dealt…")
+      : tr("Waiting for {name}", {name: name(v.current_player)}) + "…"));
   }
   box.appendChild(row);
 }
@@ -201,14 +201,14 @@ function renderHand(v) {
     });
     box.appendChild(card);
   }
-  if (frame.seat === null) { $("handlabel").textContent = t("Watching: the hands are hidden"); return; }
-  $("handlabel").textContent = v.folded[frame.seat] ? t("Your hand (folded, set aside)")
-    : t("Your hand") + " · " + count(v.scores[frame.seat], "point") + " · " + count(v.tricks_won[frame.seat], "trick");
+  if (frame.seat === null) { $("handlabel").textContent = tr("Watching: the hands are hidden"); return; }
+  $("handlabel").textContent = v.folded[frame.seat] ? tr("Your hand (folded, set aside)")
+    : tr("Your hand") + " · " + count(v.scores[frame.seat], "point") + " · " + count(v.tricks_won[frame.seat], "trick");
 }
 function renderScores(v) {
   const table = $("scores"); table.replaceChildren();
-  const head = el("tr"); head.appendChild(el("th", t("Deal")));
-  for (const p of frame.players) head.appendChild(el("th", p.seat === frame.seat ? t("You") : t("Seat {seat}", {seat: p.seat})));
+  const head = el("tr"); head.appendChild(el("th", tr("Deal")));
+  for (const p of frame.players) head.appendChild(el("th", p.seat === frame.seat ? tr("You") : tr("Seat {seat}", {seat: p.seat})));
   table.appendChild(head);
   let before = frame.players.map(() => v.rules.start_score);
   (v.past_deals || []).forEach((d, i) => {
@@ -223,21 +223,21 @@ function renderScores(v) {
   const summary = $("summary"); summary.replaceChildren();
   const last = v.last_deal;
   if (last) {
-    summary.appendChild(el("div", t("Deal {number}", {number: last.deal_number}) + ": " + t("trump {card}", {card: cardName(last.trump_card)})
-      + (last.doubled ? t(" (Hearts: doubled)") : "")));
+    summary.appendChild(el("div", tr("Deal {number}", {number: last.deal_number}) + ": " + tr("trump {card}", {card: cardName(last.trump_card)})
+      + (last.doubled ? tr(" (Hearts: doubled)") : "")));
     const t = el("table");
-    const h = el("tr"); for (const c of ["", t("tricks"), t("points"), t("score")]) h.appendChild(el("th", c));
+    const h = el("tr"); for (const c of ["", tr("tricks"), tr("points"), tr("score")]) h.appendChild(el("th", c));
     t.appendChild(h);
     frame.players.forEach((p, s) => {
       const row = el("tr");
       row.appendChild(el("td", name(s)));
-      row.appendChild(el("td", last.folded[s] ? t("folded") : String(last.tricks_won[s])));
+      row.appendChild(el("td", last.folded[s] ? tr("folded") : String(last.tricks_won[s])));
       row.appendChild(el("td", (last.points[s] > 0 ? "+" : "") + last.points[s]));
       row.appendChild(el("td", String(last.scores[s])));
       t.appendChild(row);
     });
     summary.appendChild(t);
-  } else summary.appendChild(el("div", t("No deal finished yet.")));
+  } else summary.appendChild(el("div", tr("No deal finished yet.")));
 }
 function renderLog() {
   $("text").textContent = frame.text;
@@ -251,8 +251,8 @@ function renderGameOver(v) {
   if (!frame.game_over) return;
   const names = (seats) => seats.map(name).join(", ");
   const won = v.winners.includes(frame.seat);
-  $("gameover-title").textContent = won ? t("You won!") : t("Game over");
-  $("gameover-text").textContent = t("Winners: {winners}. Losers: {losers}. Final scores: {scores}.", {winners: names(v.winners),
+  $("gameover-title").textContent = won ? tr("You won!") : tr("Game over");
+  $("gameover-text").textContent = tr("Winners: {winners}. Losers: {losers}. Final scores: {scores}.", {winners: names(v.winners),
     losers: names(v.losers), scores: v.scores.map((score, seat) => name(seat) + " " + score).join(" · ")});
   $("again").style.display = frame.host ? "" : "none";
   if (renderGameOver.game !== frame.game) {  // a new game over: forget the last review
@@ -284,14 +284,14 @@ function renderReview(data) {
 }
 $("hint").addEventListener("click", () => send({type: "hint"}));
 $("newgame").addEventListener("click", () => {
-  if (frame && (frame.game_over || confirm(t("Abandon this game and start a new one?")))) send({type: "new_game"});
+  if (frame && (frame.game_over || confirm(tr("Abandon this game and start a new one?")))) send({type: "new_game"});
 });
 $("again").addEventListener("click", () => send({type: "new_game"}));
 $("review-button").addEventListener("click", () => {
   $("review-button").disabled = true;
-  $("review").textContent = t("Reviewing your decisions…");
+  $("review").textContent = tr("Reviewing your decisions…");
   fetch({review}).then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
-    .then(renderReview, (error) => { $("review").textContent = t("No review: {error}", {error: error.message});
+    .then(renderReview, (error) => { $("review").textContent = tr("No review: {error}", {error: error.message});
       $("review-button").disabled = false; });
 });
 connect();
