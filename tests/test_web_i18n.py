@@ -12,7 +12,7 @@ import pytest
 from babel.messages.pofile import read_po
 from starlette.testclient import TestClient
 
-from bohmisch_watten import Card, PlayCard
+from bohmisch_watten import DECK, Card, IllegalActionError, Phase, PlayCard
 from bohmisch_watten.web import Table
 from bohmisch_watten.web._i18n import (
     COOKIE,
@@ -170,3 +170,37 @@ def test_pages_in_the_language_asked_for(tmp_path: Path) -> None:
         assert "Your hand" in watch.text
         assert 'const LANG = "en"' in watch.text
         assert client.get("/?lang=xx").cookies.get(COOKIE) is None
+
+
+def _rule_patterns() -> list[re.Pattern[str]]:
+    """The catalog's rule messages as the page's script reads them: a field is any text."""
+    ids = [i for i in messages("de") if re.match(r"R\d|\{rule\}", i)]
+    return [re.compile(re.sub(r"\\\{(\w+)\\\}", "(.+?)", re.escape(i)) + "$") for i in ids]
+
+
+def test_the_rule_messages_a_person_meets_have_a_german_pattern() -> None:
+    patterns = _rule_patterns()
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for seed in range(3):
+        table = Table(players=4, humans=4, seed=seed)
+        for _ in range(120):  # a few deals
+            if table.state.is_terminal:
+                break
+            state, seat = table.state, table.state.current_player
+            if seat is None:
+                table.step()
+                continue
+            legal = state.legal_actions()
+            if state.phase is Phase.PLAY:
+                for card in DECK:
+                    for who in (seat, (seat + 1) % state.num_players):
+                        if who == seat and PlayCard(card) in legal:
+                            continue
+                        with pytest.raises(IllegalActionError) as refusal:
+                            state.apply(PlayCard(card), seat=who)
+                        message = str(refusal.value)
+                        seen.add(message.partition(":")[0])
+                        assert any(p.match(message) for p in patterns), message
+            table.act(seat, str(rng.choice(legal)))
+    assert {"R24", "R25.1", "R25.2"} <= seen, seen

@@ -67,6 +67,15 @@ def test_lobby_and_table_in_german_and_english(browser: Browser, tmp_path: Path)
         assert page.inner_text("#handlabel").startswith("Deine Karten")
         assert page.inner_text("aside h2 >> nth=2") == "Tischprotokoll"
         assert "Deal 1:" not in page.inner_text("#log")
+        page.evaluate(
+            "showError(\"R24: it is seat 1's turn, not seat 0's\")"
+        )  # as the server says it
+        assert page.inner_text("#error") == "R24: Platz 1 ist dran, nicht Platz 0"
+        follow = page.evaluate("trRule('R25.1: must follow Bells with SA or S9')")
+        assert (
+            follow
+            == "R25.1: Farbe bedienen: du musst Schellen zugeben, mit Schellen Sau oder Schellen 9"
+        )
 
         page.click("a[data-lang='en']")  # the switch, remembered for the next pages
         page.wait_for_function("document.body.dataset.phase !== ''")
@@ -87,6 +96,10 @@ def test_lobby_and_table_in_german_and_english(browser: Browser, tmp_path: Path)
         page.goto(base + seat)
         wait_for_log(page, "Deal 1: ")
         assert page.inner_text("aside h2 >> nth=2") == "Table log"
+        assert (
+            page.evaluate("trRule('R25.2: must overtrump with HK')")
+            == "R25.2: must overtrump with HK"
+        )
         page.click("a[data-lang='de']")
         wait_for_log(page, "Runde 1: ")
         assert page.inner_text("#handlabel").startswith("Deine Karten")

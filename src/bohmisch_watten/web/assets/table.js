@@ -35,9 +35,29 @@ function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
 function act(text) { send({type: "action", action: text}); }
+const WORDS_DE = {Acorns: "Eichel", Leaves: "Gras", Hearts: "Herz", Bells: "Schellen", trumps: "Trumpf", or: "oder"};
+function fieldDe(value) {  // the cards, suits and "or" inside a rule message, in German
+  return String(value).replace(/\b([EGHS](?:10|[7-9UOKA]))\b/g, (m, code) => cardName(code))
+    .replace(/\b(Acorns|Leaves|Hearts|Bells|trumps|or)\b/g, (m, word) => WORDS_DE[word]);
+}
+function trRule(message) {  // a refusal "R25.1: …" by a catalog pattern ({fields} match any text)
+  if (LANG === "en") return message;
+  for (const id of Object.keys(T)) {
+    if (!/^(R\d|\{rule\})/.test(id)) continue;
+    const names = [];
+    const source = id.replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+      .replace(/\{(\w+)\}/g, (m, name) => { names.push(name); return "(.+?)"; });
+    const found = new RegExp("^" + source + "$").exec(message);
+    if (!found) continue;
+    const fields = {};
+    names.forEach((name, i) => { fields[name] = fieldDe(found[i + 1]); });
+    return tr(id, fields);
+  }
+  return message;
+}
 function showError(message) {
   const box = $("error");
-  box.textContent = message;
+  box.textContent = trRule(message);
   box.style.display = "block";
   clearTimeout(showError.timer);
   showError.timer = setTimeout(() => { box.style.display = "none"; }, 5000);
