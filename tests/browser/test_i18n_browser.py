@@ -71,6 +71,10 @@ def test_lobby_and_table_in_german_and_english(browser: Browser, tmp_path: Path)
             "showError(\"R24: it is seat 1's turn, not seat 0's\")"
         )  # as the server says it
         assert page.inner_text("#error") == "R24: Platz 1 ist dran, nicht Platz 0"
+        assert page.evaluate("actionText('play HK')") == "spiel Herz König"
+        assert page.evaluate("actionText('exchange E7 GU +trump')") == (
+            "tausch Eichel 7 Gras Unter + Trumpfkarte"
+        )
         follow = page.evaluate("trRule('R25.1: must follow Bells with SA or S9')")
         assert (
             follow

@@ -40,6 +40,10 @@ function fieldDe(value) {  // the cards, suits and "or" inside a rule message, i
   return String(value).replace(/\b([EGHS](?:10|[7-9UOKA]))\b/g, (m, code) => cardName(code))
     .replace(/\b(Acorns|Leaves|Hearts|Bells|trumps|or)\b/g, (m, word) => WORDS_DE[word]);
 }
+function actionText(action) {  // a move as the hint names it ("play HK"), in the page's language
+  if (LANG === "en") return action;
+  return action.split(" ").map((word, i) => i === 0 ? tr(word) : word === "+trump" ? tr("+trump") : fieldDe(word)).join(" ");
+}
 function trRule(message) {  // a refusal "R25.1: …" by a catalog pattern ({fields} match any text)
   if (LANG === "en") return message;
   for (const id of Object.keys(T)) {
@@ -71,7 +75,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") { frame = message; $("hintbox").textContent = ""; render(); }
     else if (message.type === "error") showError(message.message);
-    else if (message.type === "hint") $("hintbox").textContent = tr("Hint: {action}", {action: message.action});
+    else if (message.type === "hint") $("hintbox").textContent = tr("Hint: {action}", {action: actionText(message.action)});
   };
   ws.onclose = () => { $("status").textContent = tr("Connection lost, reconnecting…");
     setTimeout(connect, 1500); };
@@ -284,19 +288,19 @@ function renderGameOver(v) {
 function renderReview(data) {
   const box = $("review"); box.replaceChildren();
   const mine = data.summaries.find((s) => s.seat === frame.seat);
-  if (!mine) { box.textContent = "No review for this seat."; return; }
-  box.appendChild(el("p", count(mine.decisions, "decision") + " judged, average loss "
-    + mine.average_loss.toFixed(2) + " points: " + mine.inaccuracies
-    + (mine.inaccuracies === 1 ? " inaccuracy, " : " inaccuracies, ")
-    + count(mine.mistakes, "mistake") + ", " + count(mine.blunders, "blunder") + "."));
+  if (!mine) { box.textContent = tr("No review for this seat."); return; }
+  const inaccuracies = tr(mine.inaccuracies === 1 ? "{n} inaccuracy" : "{n} inaccuracies", {n: mine.inaccuracies});
+  box.appendChild(el("p", tr("{decisions} judged, average loss {loss} points: {inaccuracies}, {mistakes}, {blunders}.",
+    {decisions: count(mine.decisions, "decision"), loss: mine.average_loss.toFixed(2), inaccuracies: inaccuracies,
+      mistakes: count(mine.mistakes, "mistake"), blunders: count(mine.blunders, "blunder")})));
   const worst = data.decisions.filter((d) => d.seat === frame.seat && d.label);
   if (!worst.length) return;
   const table = el("table"), head = el("tr");
-  for (const h of ["Deal", "You played", "Better", "Loss", ""]) head.appendChild(el("th", h));
+  for (const h of [tr("Deal"), tr("You played"), tr("Better"), tr("Loss"), ""]) head.appendChild(el("th", h));
   table.appendChild(head);
   for (const d of worst) {
     const row = el("tr", null, d.label);
-    for (const cell of [d.deal, d.action, d.best, d.loss.toFixed(2), d.label])
+    for (const cell of [d.deal, d.action, d.best, d.loss.toFixed(2), tr(d.label)])
       row.appendChild(el("td", String(cell)));
     table.appendChild(row);
   }
