@@ -7,9 +7,11 @@ looked at it, and the pack of a shuffle is never shown.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from ..actions import Action
+from ..cards import Card, Suit
 from ..events import (
     CardPlayed,
     CriticalLeft,
@@ -26,12 +28,24 @@ from ..events import (
     describe,
 )
 from ..state import GameState
+from ._i18n import DEFAULT, card_name, gettext, suit_name
 
 __all__ = ["narrate", "narrate_events"]
 
 
-def _verb(name: str, you: str, other: str) -> str:
-    return f"{name} {you if name == 'You' else other}"
+def _who(
+    lang: str,
+    seat: int,
+    observer: int,
+    names: Sequence[str],
+    you: str,
+    other: str,
+    **fields: object,
+) -> str:
+    """One clause in the first person for the observer, in the third for anybody else."""
+    if seat == observer:
+        return gettext(lang, you, **fields)
+    return gettext(lang, other, name=names[seat], **fields)
 
 
 def narrate(
@@ -41,6 +55,8 @@ def narrate(
     after: GameState,
     observer: int,
     names: Sequence[str],
+    *,
+    lang: str = DEFAULT,
 ) -> list[str]:
     """The log lines of one move as ``observer`` may see it.
 
@@ -54,69 +70,148 @@ def narrate(
         after: the state after it.
         observer: the seat the lines are for; ``names[observer]`` should be "You".
         names: a display name per seat.
+        lang: the language of the lines (:data:`~._i18n.LANGUAGES`).
     """
-    return narrate_events(describe(before, action, after, observer), before, observer, names)
+    events = describe(before, action, after, observer)
+    return narrate_events(events, before, observer, names, lang=lang)
 
 
 def narrate_events(
-    events: Sequence[Event], before: GameState, observer: int, names: Sequence[str]
+    events: Sequence[Event],
+    before: GameState,
+    observer: int,
+    names: Sequence[str],
+    *,
+    lang: str = DEFAULT,
 ) -> list[str]:
-    """The log lines of the ``events`` of one move from ``before``, seen by ``observer``."""
+    """The log lines of the ``events`` of one move from ``before``, seen by ``observer``,
+    in ``lang`` (the observer's own name is "You" in every language)."""
+    _ = functools.partial(gettext, lang)
+    you = _("You")
+    names = [you if s == observer else n for s, n in enumerate(names)]
+
+    def who(seat: int, first: str, third: str, **fields: object) -> str:
+        return _who(lang, seat, observer, names, first, third, **fields)
+
+    def card(c: Card) -> str:
+        return card_name(c, lang)
+
     lines: list[str] = []
     for event in events:
         if isinstance(event, DealStarted):
+            shuffle = who(before.dealer, "You shuffle", "{name} shuffles")
+            cut = who(before.cutter, "You cut", "{name} cuts")
             lines.append(
-                f"Deal {event.deal_number}: "
-                + _verb(names[before.dealer], "shuffle", "shuffles")
-                + ", "
-                + _verb(names[before.cutter], "cut", "cuts")
-                + "."
+                _(
+                    "Deal {number}: {shuffle}, {cut}.",
+                    number=event.deal_number,
+                    shuffle=shuffle,
+                    cut=cut,
+                )
             )
         elif isinstance(event, CriticalTaken):  # R13: a taken Critical is shown to all
-            lines.append(_verb(names[event.seat], "take", "takes") + f" the Critical {event.card}.")
-        elif isinstance(event, CriticalLeft):  # R13: known only to the seat that looked
-            shown = "" if event.card is None else f" {event.card}"
             lines.append(
-                _verb(names[event.seat], "leave", "leaves") + f" the Critical{shown} at the bottom."
+                who(
+                    event.seat,
+                    "You take the Critical {card}.",
+                    "{name} takes the Critical {card}.",
+                    card=card(event.card),
+                )
             )
+        elif isinstance(event, CriticalLeft):  # R13: known only to the seat that looked
+            if event.card is None:
+                lines.append(
+                    who(
+                        event.seat,
+                        "You leave the Critical at the bottom.",
+                        "{name} leaves the Critical at the bottom.",
+                    )
+                )
+            else:
+                lines.append(
+                    who(
+                        event.seat,
+                        "You leave the Critical {card} at the bottom.",
+                        "{name} leaves the Critical {card} at the bottom.",
+                        card=card(event.card),
+                    )
+                )
         elif isinstance(event, CutCardSeen):
             if event.seat == observer and event.card is not None and not event.critical:
                 lines.append(
-                    f"You looked at the cut card {event.card}: no Critical, it stays at the bottom."
+                    _(
+                        "You looked at the cut card {card}: no Critical, it stays at the bottom.",
+                        card=card(event.card),
+                    )
                 )
         elif isinstance(event, TrumpCardTurned):
             suit = event.card.suit
             double = (
-                " The deal counts double and nobody may fold." if suit.label == "Hearts" else ""
+                _(" The deal counts double and nobody may fold.") if suit is Suit.HEARTS else ""
             )
-            lines.append(f"Trump card {event.card}: {suit.label} are trumps.{double}")
+            lines.append(
+                _(
+                    "Trump card {card}: {suit} are trumps.",
+                    card=card(event.card),
+                    suit=suit_name(suit, lang),
+                )
+                + double
+            )
         elif isinstance(event, Folded):
-            lines.append(_verb(names[event.seat], "fold", "folds") + ".")
+            lines.append(who(event.seat, "You fold.", "{name} folds."))
         elif isinstance(event, Exchanged):
-            lines.append(_exchange_line(event, names))
+            lines.append(_exchange_line(event, names, lang))
         elif isinstance(event, CardPlayed):
-            lines.append(_verb(names[event.seat], "play", "plays") + f" {event.card}.")
+            lines.append(
+                who(event.seat, "You play {card}.", "{name} plays {card}.", card=card(event.card))
+            )
         elif isinstance(event, TrickWon):
             number = before.tricks_completed + 1
-            lines.append(_verb(names[event.seat], "win", "wins") + f" trick {number}.")
+            lines.append(
+                who(
+                    event.seat,
+                    "You win trick {number}.",
+                    "{name} wins trick {number}.",
+                    number=number,
+                )
+            )
         elif isinstance(event, DealScored):
             points = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(event.points))
-            double = " (doubled: Hearts)" if event.doubled else ""
-            lines.append(f"Deal {event.deal_number} is over. Points{double}: {points}.")
+            double = _(" (doubled: Hearts)") if event.doubled else ""
+            lines.append(
+                _(
+                    "Deal {number} is over. Points{double}: {points}.",
+                    number=event.deal_number,
+                    double=double,
+                    points=points,
+                )
+            )
         elif isinstance(event, GameOver):
             winners = ", ".join(names[s] for s in event.winners)
             losers = ", ".join(names[s] for s in event.losers)
-            lines.append(f"Game over. Winners: {winners}. Losers: {losers}.")
+            lines.append(
+                _(
+                    "Game over. Winners: {winners}. Losers: {losers}.",
+                    winners=winners,
+                    losers=losers,
+                )
+            )
     return lines
 
 
-def _exchange_line(event: Exchanged, names: Sequence[str]) -> str:
+def _exchange_line(event: Exchanged, names: Sequence[str], lang: str) -> str:
     """R23: the cards to their own seat, the count to everybody else."""
-    trump = " and take the trump card" if event.took_trump_card else ""
+    _ = functools.partial(gettext, lang)
     if event.discarded is not None and event.drawn is not None:
-        given = " ".join(str(c) for c in event.discarded) or "nothing"
-        drawn = " ".join(str(c) for c in event.drawn)
-        got = f", draw {drawn}" if drawn else ""
-        return f"You play and exchange {given}{got}{trump}."
-    trump = trump.replace("take", "takes")
-    return f"{names[event.seat]} plays and exchanges {event.count} card(s){trump}."
+        trump = _(" and take the trump card") if event.took_trump_card else ""
+        given = " ".join(card_name(c, lang) for c in event.discarded) or _("nothing")
+        drawn = " ".join(card_name(c, lang) for c in event.drawn)
+        got = _(", draw {drawn}", drawn=drawn) if drawn else ""
+        return _("You play and exchange {given}{got}{trump}.", given=given, got=got, trump=trump)
+    trump = _(" and takes the trump card") if event.took_trump_card else ""
+    return _(
+        "{name} plays and exchanges {count} card(s){trump}.",
+        name=names[event.seat],
+        count=event.count,
+        trump=trump,
+    )

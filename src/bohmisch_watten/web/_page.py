@@ -10,12 +10,16 @@ now, ``data-legal="true"``; the take, leave, fold and confirm-exchange buttons c
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from functools import lru_cache
 from importlib import resources
+from typing import Final
 
 from ..cards import DECK
 from ..svg import card_back_svg, card_svg
+from ._i18n import DEFAULT, LANGUAGES, gettext, messages
 from ._players import BOT_KINDS
 
 __all__ = ["render_lobby", "render_page"]
@@ -39,7 +43,29 @@ def _cards_json() -> str:
     return _json_for_script(faces)
 
 
-def render_page(token: str | None, *, table: int | None = None) -> str:
+_MARKED: Final = re.compile(r"\[\[(.+?)\]\]")
+"""A fixed text of a template, ``[[Open tables]]``: its English id in the catalogs."""
+
+
+def _translate(template: str, lang: str) -> str:
+    """The template with every ``[[text]]`` in ``lang``, escaped for HTML, and the
+    language switch (``?lang=``: the server remembers it in a cookie)."""
+    switch = " | ".join(
+        f'<a href="?lang={code}" data-lang="{code}" hreflang="{code}"'
+        + (' aria-current="true"' if code == lang else "")
+        + f">{code.upper()}</a>"
+        for code in LANGUAGES
+    )
+    text = _MARKED.sub(lambda m: html.escape(gettext(lang, m.group(1)), quote=True), template)
+    return text.replace("{lang}", lang).replace("{langs}", f' <nav class="langs">{switch}</nav>')
+
+
+def _catalog_json(lang: str) -> str:
+    """The catalog for the page's script (inserted last: its texts hold ``{fields}``)."""
+    return _json_for_script(dict(messages(lang)))
+
+
+def render_page(token: str | None, *, table: int | None = None, lang: str = DEFAULT) -> str:
     """The page for the seat whose link carries ``token`` (the page itself holds no cards
     of any game: everything game-specific arrives over the websocket).
 
@@ -47,11 +73,13 @@ def render_page(token: str | None, *, table: int | None = None) -> str:
         token: the seat link's token; None for a spectator's page of ``table``.
         table: the table's id on the game server (:mod:`.server`), None for the one
             table of :func:`~bohmisch_watten.web.app.create_app`.
+        lang: the page's language (:data:`~._i18n.LANGUAGES`).
     """
     base = "" if table is None else f"/api/tables/{table}"
-    lobby = "" if table is None else ' <a href="/" class="lobby">Lobby</a>'
+    lobby = "" if table is None else f' <a href="/" class="lobby">{gettext(lang, "Lobby")}</a>'
     return (
-        _asset("page.html")
+        _translate(_asset("page.html"), lang)
+        .replace("{langjs}", _json_for_script(lang))
         .replace("{record}", f"{base}/record")
         .replace("{table}", _json_for_script(table))
         .replace("{lobby}", lobby)
@@ -60,13 +88,16 @@ def render_page(token: str | None, *, table: int | None = None) -> str:
         .replace("{review}", _json_for_script(f"{base}/review"))
         .replace("{token}", _json_for_script(token))
         .replace("{cards}", _cards_json())
+        .replace("{messages}", _catalog_json(lang))
     )
 
 
-def render_lobby() -> str:
-    """The lobby: the open tables and a form to create one, both through the HTTP API."""
+def render_lobby(lang: str = DEFAULT) -> str:
+    """The lobby in ``lang``: the open tables and a form to create one, both through the
+    HTTP API."""
     return (
-        _asset("lobby.html")
+        _translate(_asset("lobby.html"), lang)
         .replace("{css}", _asset("table.css"))
         .replace("{bots}", _json_for_script(list(BOT_KINDS)))
+        .replace("{messages}", _catalog_json(lang))
     )

@@ -30,7 +30,6 @@ from typing import Any, Final
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import (
-    HTMLResponse,
     JSONResponse,
     PlainTextResponse,
     RedirectResponse,
@@ -41,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import FormatError, IllegalActionError
 from ..phase import Phase
+from ._i18n import localized_html
 from ._page import render_page
 from ._wire import MAX_MESSAGE_CHARS, check_message, foreign_origin
 from .table import Table, TableError
@@ -164,10 +164,10 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
     """
     hub = Hub(table, delay)
 
-    def page_response(token: str) -> Response:
+    def page_response(request: Request, token: str) -> Response:
         if table.seat_of(token) is None:
             return PlainTextResponse("unknown seat link", status_code=403, headers=_HEADERS)
-        return HTMLResponse(render_page(token), headers=_HEADERS)
+        return localized_html(request, lambda lang: render_page(token, lang=lang), _HEADERS)
 
     async def index(request: Request) -> Response:
         seat = hub.free_seat()
@@ -180,7 +180,7 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
         return RedirectResponse(f"/play/{token}", status_code=303)
 
     async def play(request: Request) -> Response:
-        return page_response(request.path_params["token"])
+        return page_response(request, request.path_params["token"])
 
     async def record(request: Request) -> Response:
         text = table.record_text()

@@ -34,12 +34,13 @@ from typing import Any, Final
 import attrs
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import FormatError
 from ..rules import rules_from_text
+from ._i18n import localized_html
 from ._page import render_lobby, render_page
 from ._wire import MAX_MESSAGE_CHARS, foreign_origin
 from .app import Hub
@@ -541,21 +542,26 @@ class GameServer:
         return JSONResponse(data, headers=_HEADERS)
 
     async def lobby(self, request: Request) -> Response:
-        return HTMLResponse(render_lobby(), headers=_HEADERS)
+        return localized_html(request, render_lobby, _HEADERS)
 
     async def play(self, request: Request) -> Response:
         found = await self.find(request.path_params["token"])
         if found is None:
             return PlainTextResponse("unknown seat link", status_code=403, headers=_HEADERS)
         table_id = found[0].table_id
-        page = render_page(request.path_params["token"], table=table_id)
-        return HTMLResponse(page, headers=_HEADERS)
+        token = request.path_params["token"]
+        return localized_html(
+            request, lambda lang: render_page(token, table=table_id, lang=lang), _HEADERS
+        )
 
     async def watch(self, request: Request) -> Response:
         hub = await self._hub_of(request)
         if isinstance(hub, Response):
             return hub
-        return HTMLResponse(render_page(None, table=hub.table_id), headers=_HEADERS)
+        table_id = hub.table_id
+        return localized_html(
+            request, lambda lang: render_page(None, table=table_id, lang=lang), _HEADERS
+        )
 
     # ------------------------------------------------------------- websockets
 

@@ -31,6 +31,7 @@ from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
 from . import _players as players
+from ._i18n import DEFAULT, LANGUAGES, gettext
 from ._narrate import narrate_events
 from ._public import SPECTATOR, public_events, public_view
 
@@ -174,6 +175,12 @@ class Table:
         self.logs: tuple[deque[str], ...] = tuple(deque(maxlen=LOG_LINES) for _ in range(players))
         self.public_log: deque[str] = deque(maxlen=LOG_LINES)
         """The log as a spectator reads it: only what every seat may know."""
+        self.translated: dict[str, tuple[tuple[deque[str], ...], deque[str]]] = {
+            lang: (tuple(deque(maxlen=LOG_LINES) for _ in range(players)), deque(maxlen=LOG_LINES))
+            for lang in LANGUAGES
+            if lang != DEFAULT
+        }
+        """The same logs in the other languages: language -> (per seat, spectators')."""
         self._hint: tuple[GameState, str] | None = None
         self.judge = judge
         self._review: tuple[GameState, dict[str, Any]] | None = None
@@ -251,9 +258,9 @@ class Table:
         seats[seat] = attrs.evolve(seats[seat], kind=kind)
         self.seats = tuple(seats)
         self._record(f"{_BOT_PREFIX}{seat} {kind}", None)
-        line = f"{seats[seat].name} is away: a {kind} bot plays the seat."
-        for log in (*self.logs, self.public_log):
-            log.append(line)
+        self._announce(
+            "{name} is away: a {kind} bot plays the seat.", name=seats[seat].name, kind=kind
+        )
 
     def hand_back(self, seat: int) -> None:
         """Give a seat a bot took over (:meth:`hand_to_bot`) back to its person.
@@ -269,9 +276,18 @@ class Table:
         seats[seat] = attrs.evolve(seats[seat], kind="human")
         self.seats = tuple(seats)
         self._record(f"{_HUMAN_PREFIX}{seat}", None)
-        line = f"{seats[seat].name} is back."
+        self._announce("{name} is back.", name=seats[seat].name)
+
+    def _announce(self, message: str, **fields: object) -> None:
+        """Tell every seat and the spectators ``message`` (an id of the catalogs), each
+        log in its own language."""
+        line = gettext(DEFAULT, message, **fields)
         for log in (*self.logs, self.public_log):
             log.append(line)
+        for lang, (logs, public) in self.translated.items():
+            line = gettext(lang, message, **fields)
+            for log in (*logs, public):
+                log.append(line)
 
     def _record(self, entry: str, action: Action | None, before: GameState | None = None) -> None:
         self.journal.append(entry)
@@ -327,10 +343,14 @@ class Table:
             names = self.names_for(observer)
             events = describe(before, action, after, observer)  # what this seat may see
             self.logs[observer].extend(narrate_events(events, before, observer, names))
+            for lang, (logs, _) in self.translated.items():
+                logs[observer].extend(narrate_events(events, before, observer, names, lang=lang))
             self.events[observer] = to_dicts(events)
         shown = public_events(describe(before, action, after, 0))
         names = self.names_for(None)
         self.public_log.extend(narrate_events(shown, before, SPECTATOR, names))
+        for lang, (_, public) in self.translated.items():
+            public.extend(narrate_events(shown, before, SPECTATOR, names, lang=lang))
         self.public_events = to_dicts(shown)
         self._record(str(action), action, before)
 
@@ -407,8 +427,7 @@ class Table:
         self.game_number += 1
         self.events = [[] for _ in self.seats]
         self.public_events = []
-        for log in (*self.logs, self.public_log):
-            log.append(f"Game {self.game_number} begins.")
+        self._announce("Game {number} begins.", number=self.game_number)
         self._record(NEW_GAME, None, before)
 
     def record_text(self) -> str | None:
@@ -454,6 +473,7 @@ class Table:
             "exchange": exchange_options(view),
             "text": str(view),  # the same view as plain text, for screen readers and logs
             "log": list(self.logs[seat]),
+            "logs": {lang: list(logs[seat]) for lang, (logs, _) in self.translated.items()},
             "events": self.events[seat],
             "game_over": view.phase is Phase.GAME_OVER,
             "version": self.version,
@@ -477,6 +497,7 @@ class Table:
             "exchange": None,
             "text": "",
             "log": list(self.public_log),
+            "logs": {lang: list(public) for lang, (_, public) in self.translated.items()},
             "events": self.public_events,
             "game_over": self.state.is_terminal,
             "version": self.version,

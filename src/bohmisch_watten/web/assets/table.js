@@ -26,7 +26,7 @@ function el(tag, text, cls) {
   return e;
 }
 function button(label, action, onclick, secondary) {
-  const b = el("button", label, secondary ? "secondary" : "");
+  const b = el("button", tr(label), secondary ? "secondary" : "");  // label: an English id
   if (action) b.setAttribute("data-action", action);
   b.addEventListener("click", onclick);
   return b;
@@ -35,9 +35,33 @@ function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
 function act(text) { send({type: "action", action: text}); }
+const WORDS_DE = {Acorns: "Eichel", Leaves: "Gras", Hearts: "Herz", Bells: "Schellen", trumps: "Trumpf", or: "oder"};
+function fieldDe(value) {  // the cards, suits and "or" inside a rule message, in German
+  return String(value).replace(/\b([EGHS](?:10|[7-9UOKA]))\b/g, (m, code) => cardName(code))
+    .replace(/\b(Acorns|Leaves|Hearts|Bells|trumps|or)\b/g, (m, word) => WORDS_DE[word]);
+}
+function actionText(action) {  // a move as the hint names it ("play HK"), in the page's language
+  if (LANG === "en") return action;
+  return action.split(" ").map((word, i) => i === 0 ? tr(word) : word === "+trump" ? tr("+trump") : fieldDe(word)).join(" ");
+}
+function trRule(message) {  // a refusal "R25.1: …" by a catalog pattern ({fields} match any text)
+  if (LANG === "en") return message;
+  for (const id of Object.keys(T)) {
+    if (!/^(R\d|\{rule\})/.test(id)) continue;
+    const names = [];
+    const source = id.replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+      .replace(/\{(\w+)\}/g, (m, name) => { names.push(name); return "(.+?)"; });
+    const found = new RegExp("^" + source + "$").exec(message);
+    if (!found) continue;
+    const fields = {};
+    names.forEach((name, i) => { fields[name] = fieldDe(found[i + 1]); });
+    return tr(id, fields);
+  }
+  return message;
+}
 function showError(message) {
   const box = $("error");
-  box.textContent = message;
+  box.textContent = trRule(message);
   box.style.display = "block";
   clearTimeout(showError.timer);
   showError.timer = setTimeout(() => { box.style.display = "none"; }, 5000);
@@ -51,14 +75,24 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") { frame = message; $("hintbox").textContent = ""; render(); }
     else if (message.type === "error") showError(message.message);
-    else if (message.type === "hint") $("hintbox").textContent = "Hint: " + message.action;
+    else if (message.type === "hint") $("hintbox").textContent = tr("Hint: {action}", {action: actionText(message.action)});
   };
-  ws.onclose = () => { $("status").textContent = "Connection lost, reconnecting…";
+  ws.onclose = () => { $("status").textContent = tr("Connection lost, reconnecting…");
     setTimeout(connect, 1500); };
 }
-function name(seat) { return frame.players[seat].name; }
-function count(n, word) { return n + " " + word + (n === 1 || n === -1 ? "" : "s"); }
-const SUITS = {E: "Acorns", G: "Leaves", H: "Hearts", S: "Bells"};
+function tr(text, fields) {  // the page's language (T: the catalog, English ids as keys)
+  return (T[text] || text).replace(/\{(\w+)\}/g, (m, k) => fields && k in fields ? fields[k] : m);
+}
+const SUITS_DE = {E: "Eichel", G: "Gras", H: "Herz", S: "Schellen"};
+const RANKS_DE = {U: "Unter", O: "Ober", K: "König", A: "Sau"};
+function cardName(code) {  // as the players say it in German; the notation in English
+  if (LANG !== "de" || !code || !(code[0] in SUITS_DE)) return code;
+  const rank = code.slice(1);
+  return SUITS_DE[code[0]] + " " + (RANKS_DE[rank] || rank);
+}
+function name(seat) { return seat === frame.seat ? tr("You") : frame.players[seat].name; }
+function count(n, word) { return tr(n === 1 || n === -1 ? "{n} " + word : "{n} " + word + "s", {n: n}); }
+const SUITS = LANG === "de" ? SUITS_DE : {E: "Acorns", G: "Leaves", H: "Hearts", S: "Bells"};
 const CRITICAL = {HK: "Maxi", S7: "Belli", E7: "Spitz"};
 
 function render() {
@@ -70,11 +104,11 @@ function render() {
   document.body.dataset.deal = v.deal_number;
   document.body.dataset.turn = frame.your_turn ? "you" : "other";
   document.body.dataset.gameOver = frame.game_over ? "true" : "false";
-  const trumps = v.trump_card ? " · " + SUITS[v.trump_card[0]] + " are trumps" : "";
-  const turn = frame.game_over ? "Game over" : frame.your_turn ? "Your turn"
-    : v.current_player === null ? "Dealing…" : "Waiting for " + name(v.current_player);
-  $("status").textContent = "Game " + frame.game + " · Deal " + v.deal_number + trumps
-    + " · " + name(v.dealer) + " deal" + (v.dealer === me ? "" : "s") + " · " + turn;
+  const trumps = v.trump_card ? " · " + tr("{suit} are trumps", {suit: SUITS[v.trump_card[0]]}) : "";
+  const turn = frame.game_over ? tr("Game over") : frame.your_turn ? tr("Your turn")
+    : v.current_player === null ? tr("Dealing…") : tr("Waiting for {name}", {name: name(v.current_player)});
+  $("status").textContent = tr("Game {game}", {game: frame.game}) + " · " + tr("Deal {number}", {number: v.deal_number})
+    + trumps + " · " + (v.dealer === me ? tr("You deal") : tr("{name} deals", {name: name(v.dealer)})) + " · " + turn;
   $("hint").disabled = !frame.your_turn;
   $("hint").style.display = watching ? "none" : "";
   $("review-button").style.display = watching ? "none" : "";
@@ -91,11 +125,11 @@ function renderOpponents(v, me) {
     const d = el("div", null, "seat" + (v.current_player === s ? " turn" : ""));
     d.dataset.seat = s;
     const n = el("div", name(s), "name");
-    if (v.dealer === s) n.appendChild(el("span", "dealer", "chip"));
-    if (v.folded[s]) n.appendChild(el("span", "folded", "chip out"));
+    if (v.dealer === s) n.appendChild(el("span", tr("dealer"), "chip"));
+    if (v.folded[s]) n.appendChild(el("span", tr("folded"), "chip out"));
     d.appendChild(n);
     let meta = count(v.scores[s], "point") + " · " + count(v.tricks_won[s], "trick");
-    if (v.exchanged[s] !== null) meta += " · exchanged " + v.exchanged[s];
+    if (v.exchanged[s] !== null) meta += " · " + tr("exchanged {count}", {count: v.exchanged[s]});
     d.appendChild(el("div", meta, "meta"));
     const backs = el("div", null, "backs");
     if (!v.folded[s]) for (let k = 0; k < v.hand_sizes[s]; k++) backs.appendChild(cardEl("back"));
@@ -111,31 +145,31 @@ function renderMiddle(v) {
     if (done.length) {
       const t = done[done.length - 1];
       plays = t.plays; winner = t.winner; old = true;
-      caption = name(winner) + (winner === frame.seat ? " took" : " took") + " trick " + done.length;
+      caption = tr("{name} took trick {number}", {name: name(winner), number: done.length});
     }
   }
   for (const p of plays) {
     const d = el("div", null, "played" + (p.seat === winner ? " winning" : "") + (old ? " old" : ""));
     d.appendChild(cardEl(p.card));
-    d.appendChild(el("span", name(p.seat) + (p.seat === winner && !old ? " · winning" : ""), "who"));
+    d.appendChild(el("span", name(p.seat) + (p.seat === winner && !old ? " · " + tr("winning") : ""), "who"));
     trick.appendChild(d);
   }
   if (caption) trick.appendChild(el("div", caption, "caption"));
-  if (!plays.length) trick.appendChild(el("div", v.phase === "exchange" ? "The exchange is on." : ""));
+  if (!plays.length) trick.appendChild(el("div", v.phase === "exchange" ? tr("The exchange is on.") : ""));
   const trump = $("trump"); trump.replaceChildren();
   if (v.trump_card) {
     trump.appendChild(cardEl(v.trump_card));
-    trump.appendChild(el("div", v.trump_card_taken ? "trump card (taken by the dealer)" : "trump card"));
-    trump.appendChild(el("div", "stock: " + v.stock_size));
+    trump.appendChild(el("div", v.trump_card_taken ? tr("trump card (taken by the dealer)") : tr("trump card")));
+    trump.appendChild(el("div", tr("stock: {count}", {count: v.stock_size})));
   }
 }
 function cutNotes(v, me) {
   const notes = [];
   for (const c of v.cut) {
-    if (c.taken) notes.push(name(c.seat) + " took " + (CRITICAL[c.card] || c.card) + " (" + c.card + ") in the cut.");
+    if (c.taken) notes.push(tr("{name} took {critical} ({card}) in the cut.", {name: name(c.seat), critical: CRITICAL[c.card] || c.card, card: cardName(c.card)}));
     else if (c.seat === me && c.card && !(frame.offer && c === v.cut[v.cut.length - 1]))
-      notes.push("You saw " + c.card + (c.critical ? " and left it" : ", no Critical,") + " at the bottom of the pack.");
-    else if (c.critical && c.seat !== me) notes.push(name(c.seat) + " left a Critical at the bottom.");
+      notes.push(tr(c.critical ? "You saw {card} and left it at the bottom of the pack." : "You saw {card}, no Critical, at the bottom of the pack.", {card: cardName(c.card)}));
+    else if (c.critical && c.seat !== me) notes.push(tr("{name} left a Critical at the bottom.", {name: name(c.seat)}));
   }
   return notes;
 }
@@ -144,34 +178,34 @@ function renderPrompt(v, me) {
   for (const note of cutNotes(v, me)) box.appendChild(el("div", note));
   const row = el("div", null, "buttons");
   if (frame.offer) {
-    box.appendChild(el("div", "You looked at the cut card: it is " + CRITICAL[frame.offer]
-      + ", a Critical. Take it into your hand?"));
+    box.appendChild(el("div", tr("You looked at the cut card: it is {card}, a Critical. Take it into your hand?",
+      {card: CRITICAL[frame.offer]})));
     row.appendChild(cardEl(frame.offer));
     row.appendChild(button("Take it", "take", () => act("take")));
     row.appendChild(button("Leave it", "leave", () => act("leave"), true));
   } else if (frame.exchange) {
     const x = frame.exchange, withTrump = takeTrump && x.max_with_trump !== null;
     const limit = withTrump ? x.max_with_trump : x.max;
-    box.appendChild(el("div", "Your decision: select up to " + limit + " card(s) to exchange"
-      + (withTrump ? " (one of them for the trump card)" : "") + ", or none, then press Exchange."));
+    box.appendChild(el("div", tr(withTrump ? "Your decision: select up to {limit} card(s) to exchange (one of them for the trump card), or none, then press Exchange."
+      : "Your decision: select up to {limit} card(s) to exchange, or none, then press Exchange.", {limit: limit})));
     if (x.max_with_trump !== null) {
-      const label = el("label", " take the trump card " + v.trump_card);
+      const label = el("label", " " + tr("take the trump card {card}", {card: cardName(v.trump_card)}));
       const box2 = document.createElement("input");
       box2.type = "checkbox"; box2.id = "taketrump"; box2.checked = !!withTrump;
       box2.addEventListener("change", () => { takeTrump = box2.checked; render(); });
       label.prepend(box2); row.appendChild(label);
     }
-    row.appendChild(button("Exchange " + selected.size, "exchange", () => {
+    row.appendChild(button(tr("Exchange {count}", {count: selected.size}), "exchange", () => {
       const cards = Array.from(selected).join(" ");
       act(("exchange " + cards).trim() + (withTrump ? " +trump" : ""));
     }));
     if (x.can_fold) row.appendChild(button("Fold", "fold", () => act("fold"), true));
   } else if (frame.your_turn && v.phase === "play") {
-    box.appendChild(el("div", v.trick.length ? "Your turn: play a highlighted card." : "Your lead: play any card."));
+    box.appendChild(el("div", v.trick.length ? tr("Your turn: play a highlighted card.") : tr("Your lead: play any card.")));
   } else if (!frame.game_over) {
-    if (v.folded[me]) box.appendChild(el("div", "You folded this deal."));
-    box.appendChild(el("div", v.current_player === null ? "The cards are being dealt…"
-      : "Waiting for " + name(v.current_player) + "…"));
+    if (v.folded[me]) box.appendChild(el("div", tr("You folded this deal.")));
+    box.appendChild(el("div", v.current_player === null ? tr("The cards are being dealt…")
+      : tr("Waiting for {name}", {name: name(v.current_player)}) + "…"));
   }
   box.appendChild(row);
 }
@@ -191,14 +225,14 @@ function renderHand(v) {
     });
     box.appendChild(card);
   }
-  if (frame.seat === null) { $("handlabel").textContent = "Watching: the hands are hidden"; return; }
-  $("handlabel").textContent = v.folded[frame.seat] ? "Your hand (folded, set aside)"
-    : "Your hand · " + count(v.scores[frame.seat], "point") + " · " + count(v.tricks_won[frame.seat], "trick");
+  if (frame.seat === null) { $("handlabel").textContent = tr("Watching: the hands are hidden"); return; }
+  $("handlabel").textContent = v.folded[frame.seat] ? tr("Your hand (folded, set aside)")
+    : tr("Your hand") + " · " + count(v.scores[frame.seat], "point") + " · " + count(v.tricks_won[frame.seat], "trick");
 }
 function renderScores(v) {
   const table = $("scores"); table.replaceChildren();
-  const head = el("tr"); head.appendChild(el("th", "Deal"));
-  for (const p of frame.players) head.appendChild(el("th", p.seat === frame.seat ? "You" : "Seat " + p.seat));
+  const head = el("tr"); head.appendChild(el("th", tr("Deal")));
+  for (const p of frame.players) head.appendChild(el("th", p.seat === frame.seat ? tr("You") : tr("Seat {seat}", {seat: p.seat})));
   table.appendChild(head);
   let before = frame.players.map(() => v.rules.start_score);
   (v.past_deals || []).forEach((d, i) => {
@@ -213,26 +247,26 @@ function renderScores(v) {
   const summary = $("summary"); summary.replaceChildren();
   const last = v.last_deal;
   if (last) {
-    summary.appendChild(el("div", "Deal " + last.deal_number + ": trump " + last.trump_card
-      + (last.doubled ? " (Hearts: doubled)" : "")));
+    summary.appendChild(el("div", tr("Deal {number}", {number: last.deal_number}) + ": " + tr("trump {card}", {card: cardName(last.trump_card)})
+      + (last.doubled ? tr(" (Hearts: doubled)") : "")));
     const t = el("table");
-    const h = el("tr"); for (const c of ["", "tricks", "points", "score"]) h.appendChild(el("th", c));
+    const h = el("tr"); for (const c of ["", tr("tricks"), tr("points"), tr("score")]) h.appendChild(el("th", c));
     t.appendChild(h);
     frame.players.forEach((p, s) => {
       const row = el("tr");
       row.appendChild(el("td", name(s)));
-      row.appendChild(el("td", last.folded[s] ? "folded" : String(last.tricks_won[s])));
+      row.appendChild(el("td", last.folded[s] ? tr("folded") : String(last.tricks_won[s])));
       row.appendChild(el("td", (last.points[s] > 0 ? "+" : "") + last.points[s]));
       row.appendChild(el("td", String(last.scores[s])));
       t.appendChild(row);
     });
     summary.appendChild(t);
-  } else summary.appendChild(el("div", "No deal finished yet."));
+  } else summary.appendChild(el("div", tr("No deal finished yet.")));
 }
 function renderLog() {
   $("text").textContent = frame.text;
   const log = $("log"); log.replaceChildren();
-  for (const line of frame.log) log.appendChild(el("li", line));
+  for (const line of (frame.logs && frame.logs[LANG]) || frame.log) log.appendChild(el("li", line));
   log.scrollTop = log.scrollHeight;
 }
 function renderGameOver(v) {
@@ -241,10 +275,9 @@ function renderGameOver(v) {
   if (!frame.game_over) return;
   const names = (seats) => seats.map(name).join(", ");
   const won = v.winners.includes(frame.seat);
-  $("gameover-title").textContent = won ? "You won!" : "Game over";
-  $("gameover-text").textContent = "Winners: " + names(v.winners) + ". Losers: "
-    + names(v.losers) + ". Final scores: "
-    + v.scores.map((score, seat) => name(seat) + " " + score).join(" · ") + ".";
+  $("gameover-title").textContent = won ? tr("You won!") : tr("Game over");
+  $("gameover-text").textContent = tr("Winners: {winners}. Losers: {losers}. Final scores: {scores}.", {winners: names(v.winners),
+    losers: names(v.losers), scores: v.scores.map((score, seat) => name(seat) + " " + score).join(" · ")});
   $("again").style.display = frame.host ? "" : "none";
   if (renderGameOver.game !== frame.game) {  // a new game over: forget the last review
     renderGameOver.game = frame.game;
@@ -255,19 +288,19 @@ function renderGameOver(v) {
 function renderReview(data) {
   const box = $("review"); box.replaceChildren();
   const mine = data.summaries.find((s) => s.seat === frame.seat);
-  if (!mine) { box.textContent = "No review for this seat."; return; }
-  box.appendChild(el("p", count(mine.decisions, "decision") + " judged, average loss "
-    + mine.average_loss.toFixed(2) + " points: " + mine.inaccuracies
-    + (mine.inaccuracies === 1 ? " inaccuracy, " : " inaccuracies, ")
-    + count(mine.mistakes, "mistake") + ", " + count(mine.blunders, "blunder") + "."));
+  if (!mine) { box.textContent = tr("No review for this seat."); return; }
+  const inaccuracies = tr(mine.inaccuracies === 1 ? "{n} inaccuracy" : "{n} inaccuracies", {n: mine.inaccuracies});
+  box.appendChild(el("p", tr("{decisions} judged, average loss {loss} points: {inaccuracies}, {mistakes}, {blunders}.",
+    {decisions: count(mine.decisions, "decision"), loss: mine.average_loss.toFixed(2), inaccuracies: inaccuracies,
+      mistakes: count(mine.mistakes, "mistake"), blunders: count(mine.blunders, "blunder")})));
   const worst = data.decisions.filter((d) => d.seat === frame.seat && d.label);
   if (!worst.length) return;
   const table = el("table"), head = el("tr");
-  for (const h of ["Deal", "You played", "Better", "Loss", ""]) head.appendChild(el("th", h));
+  for (const h of [tr("Deal"), tr("You played"), tr("Better"), tr("Loss"), ""]) head.appendChild(el("th", h));
   table.appendChild(head);
   for (const d of worst) {
     const row = el("tr", null, d.label);
-    for (const cell of [d.deal, d.action, d.best, d.loss.toFixed(2), d.label])
+    for (const cell of [d.deal, d.action, d.best, d.loss.toFixed(2), tr(d.label)])
       row.appendChild(el("td", String(cell)));
     table.appendChild(row);
   }
@@ -275,14 +308,14 @@ function renderReview(data) {
 }
 $("hint").addEventListener("click", () => send({type: "hint"}));
 $("newgame").addEventListener("click", () => {
-  if (frame && (frame.game_over || confirm("Abandon this game and start a new one?"))) send({type: "new_game"});
+  if (frame && (frame.game_over || confirm(tr("Abandon this game and start a new one?")))) send({type: "new_game"});
 });
 $("again").addEventListener("click", () => send({type: "new_game"}));
 $("review-button").addEventListener("click", () => {
   $("review-button").disabled = true;
-  $("review").textContent = "Reviewing your decisions…";
+  $("review").textContent = tr("Reviewing your decisions…");
   fetch({review}).then((r) => r.ok ? r.json() : Promise.reject(new Error(r.statusText)))
-    .then(renderReview, (error) => { $("review").textContent = "No review: " + error.message;
+    .then(renderReview, (error) => { $("review").textContent = tr("No review: {error}", {error: error.message});
       $("review-button").disabled = false; });
 });
 connect();
