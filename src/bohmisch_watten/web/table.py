@@ -21,7 +21,7 @@ import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
-from ..events import describe, to_dicts
+from ..events import Event, describe, to_dicts
 from ..notation import parse_action
 from ..phase import Phase
 from ..position import Position
@@ -323,12 +323,15 @@ class Table:
     def _apply(self, seat: int | None, action: Action) -> None:
         before = self.state
         self.state = after = before.apply(action, seat=seat)  # refuses another seat's turn
+        seen_by_0: Sequence[Event] = ()
         for observer in range(len(self.seats)):
             names = self.names_for(observer)
             events = describe(before, action, after, observer)  # what this seat may see
             self.logs[observer].extend(narrate_events(events, before, observer, names))
             self.events[observer] = to_dicts(events)
-        shown = public_events(describe(before, action, after, 0))
+            if observer == 0:
+                seen_by_0 = events
+        shown = public_events(seen_by_0)  # seat 0's events without what only it saw
         names = self.names_for(None)
         self.public_log.extend(narrate_events(shown, before, SPECTATOR, names))
         self.public_events = to_dicts(shown)
