@@ -227,8 +227,10 @@ def main() -> None:
         tables = [create_table(bases[0], args.players) for _ in range(args.tables)]
         pids = [process.pid for process, _ in servers]
         cpu_before = cpu_seconds(pids)
+        clients_before = time.process_time()
         stats, elapsed = asyncio.run(run_clients(tables, bases, args.seconds, args.think))
         cpu_after = cpu_seconds(pids)
+        clients_cpu = time.process_time() - clients_before
     finally:
         for process, _ in servers:
             process.terminate()
@@ -264,6 +266,7 @@ def main() -> None:
             f" {1000 * used / stats.moves:.2f} ms per client move (bot moves included);"
             f" load average {os.getloadavg()[0]:.1f}"
         )
+    print(f"the clients' CPU (this process): {clients_cpu:.1f} s")
 
 
 if __name__ == "__main__":
