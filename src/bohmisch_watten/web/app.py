@@ -60,7 +60,7 @@ _HEADERS: Final = {
 
 
 def encode(message: dict[str, Any]) -> str:
-    """A frame as the JSON text sent (compact: frames carry the whole log)."""
+    """A frame as the JSON text sent: compact, as every frame carries a view and a log."""
     return json.dumps(message, separators=(",", ":"))
 
 

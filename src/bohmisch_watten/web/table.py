@@ -506,30 +506,24 @@ def winning_seat(view: PlayerView) -> int | None:
     return trick_winner(view.trick, view.trump_suit)
 
 
-def offered_card(view: PlayerView, legal: Sequence[Action] | None = None) -> str | None:
+def offered_card(view: PlayerView, legal: Sequence[Action]) -> str | None:
     """The Critical offered to this seat in the cut ritual now, if any (R12, R13).
 
-    ``legal`` is ``view.legal_actions()`` if the caller has it already (it is not free).
+    ``legal`` is ``view.legal_actions()``, computed once per frame (it is not free).
     """
-    if legal is None:
-        legal = view.legal_actions()
     if TakeCritical() not in legal and LeaveCritical() not in legal:
         return None
     card: Card | None = view.cut_cards[-1][1]
     return None if card is None else str(card)
 
 
-def exchange_options(
-    view: PlayerView, legal: Sequence[Action] | None = None
-) -> dict[str, Any] | None:
+def exchange_options(view: PlayerView, legal: Sequence[Action]) -> dict[str, Any] | None:
     """What this seat may do in the exchange now (R18–R21), None if it is not deciding.
 
     ``max`` is the most cards it may give to the stock; ``max_with_trump`` the most it may
     give when taking the trump card (dealer only, R19), None without that option.
-    ``legal`` is ``view.legal_actions()`` if the caller has it already.
+    ``legal`` is ``view.legal_actions()``.
     """
-    if legal is None:
-        legal = view.legal_actions()
     exchanges = [a for a in legal if isinstance(a, Exchange)]
     if not exchanges:
         return None
