@@ -15,7 +15,9 @@ as a person would; 0, the default, floods the server).  It prints the moves made
 errors (error frames, closed sockets, timeouts) and the latency from sending a move to
 receiving the frame that shows it: at the mover's socket, and at the other person's
 socket (on the other process with ``--processes 2``, through PostgreSQL's
-``LISTEN/NOTIFY``).  The clients run in this one process, on the servers' machine.
+``LISTEN/NOTIFY``); and, on Linux, the CPU the servers used per move, the figure that
+depends least on other jobs of a shared machine.  The clients run in this one
+process, on the servers' machine.
 """
 
 from __future__ import annotations
@@ -152,6 +154,22 @@ async def play(
             await ws.send(json.dumps({"type": "action", "action": action}))
 
 
+def cpu_seconds(pids: list[int]) -> float | None:
+    """The CPU time the server processes used so far (Linux ``/proc``; None elsewhere).
+
+    On a shared machine the latencies depend on the other jobs; the CPU a move costs
+    the server does much less, so it is the figure to compare versions by.
+    """
+    try:
+        total = 0
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            total += int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
+    except (OSError, ValueError, IndexError):
+        return None
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -207,7 +225,12 @@ def main() -> None:
     bases = args.base or [base for _, base in servers]
     try:
         tables = [create_table(bases[0], args.players) for _ in range(args.tables)]
+        pids = [process.pid for process, _ in servers]
+        cpu_before = cpu_seconds(pids)
+        clients_before = time.process_time()
         stats, elapsed = asyncio.run(run_clients(tables, bases, args.seconds, args.think))
+        cpu_after = cpu_seconds(pids)
+        clients_cpu = time.process_time() - clients_before
     finally:
         for process, _ in servers:
             process.terminate()
@@ -236,6 +259,14 @@ def main() -> None:
     )
     if stats.own:
         print(f"mean at the mover: {statistics.mean(stats.own) * 1000:.1f} ms")
+    if pids and cpu_before is not None and cpu_after is not None and stats.moves:
+        used = cpu_after - cpu_before
+        print(
+            f"server CPU: {used:.1f} s ({100 * used / elapsed:.0f} % of one core),"
+            f" {1000 * used / stats.moves:.2f} ms per client move (bot moves included);"
+            f" load average {os.getloadavg()[0]:.1f}"
+        )
+    print(f"the clients' CPU (this process): {clients_cpu:.1f} s")
 
 
 if __name__ == "__main__":

@@ -154,6 +154,15 @@ class SqliteStorage:
         now = time.time()
         with self._lock:
             db = self._db
+            if len(entries) == 1:  # the usual move: one statement, its own transaction
+                try:
+                    db.execute(
+                        "INSERT INTO watten_journal VALUES (?, ?, ?, ?)",
+                        (table_id, seq, entries[0], now),
+                    )
+                except sqlite3.IntegrityError:
+                    raise Conflict(f"table {table_id} has a row {seq} already") from None
+                return
             db.execute("BEGIN IMMEDIATE")
             try:
                 db.executemany(

@@ -45,7 +45,7 @@ from ._page import render_page
 from ._wire import MAX_MESSAGE_CHARS, check_message, foreign_origin
 from .table import Table, TableError
 
-__all__ = ["MAX_MESSAGE_CHARS", "Hub", "create_app"]
+__all__ = ["MAX_MESSAGE_CHARS", "Hub", "create_app", "encode"]
 
 _log = logging.getLogger(__name__)
 _HEADERS: Final = {
@@ -57,6 +57,11 @@ _HEADERS: Final = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A frame as the JSON text sent: compact, as every frame carries a view and a log."""
+    return json.dumps(message, separators=(",", ":"))
 
 
 class Hub:
@@ -82,17 +87,23 @@ class Hub:
 
     async def send(self, socket: WebSocket, message: dict[str, Any]) -> None:
         """Send one frame; a socket that went away is forgotten, never an error."""
+        await self.send_text(socket, encode(message))
+
+    async def send_text(self, socket: WebSocket, text: str) -> None:
+        """Send one encoded frame (:func:`encode`); a socket that went away is forgotten."""
         try:
-            await socket.send_text(json.dumps(message))
+            await socket.send_text(text)
         except Exception:  # the peer closed: its handler cleans up
             _log.debug("send to a closed socket")
 
     async def broadcast(self) -> None:
-        """Send every connection the frame of its own seat."""
+        """Send every connection the frame of its own seat (built and encoded once per
+        seat, however many tabs show it)."""
         for seat, sockets in self.sockets.items():
-            frame = self.table.frame(seat)
-            for socket in list(sockets):
-                await self.send(socket, frame)
+            if sockets:
+                text = encode(self.table.frame(seat))
+                for socket in list(sockets):
+                    await self.send_text(socket, text)
 
     def kick(self) -> None:
         """Start the automatic moves if chance or a bot is to move and none is running."""

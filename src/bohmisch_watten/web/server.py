@@ -43,7 +43,7 @@ from ..rules import rules_from_text
 from ._i18n import localized_html
 from ._page import render_lobby, render_page
 from ._wire import MAX_MESSAGE_CHARS, foreign_origin
-from .app import Hub
+from .app import Hub, encode
 from .storage import Conflict, Storage, StoredSeat, StoredTable
 from .table import Seat, Table, hash_token
 
@@ -174,14 +174,14 @@ class TableHub(Hub):
     async def send_frames(self) -> None:
         """Each seat's socket its own frame, each spectator the public one."""
         for seat, sockets in self.sockets.items():
-            if sockets:
-                frame = self.table.frame(seat)
+            if sockets:  # built and encoded once per seat, however many tabs show it
+                text = encode(self.table.frame(seat))
                 for socket in list(sockets):
-                    await self.send(socket, frame)
+                    await self.send_text(socket, text)
         if self.watchers:
-            public = self.table.public_frame()
+            public = encode(self.table.public_frame())
             for socket in list(self.watchers):
-                await self.send(socket, public)
+                await self.send_text(socket, public)
 
     async def catch_up(self, version: int) -> None:
         """Another process committed up to ``version``: read and replay the new rows."""

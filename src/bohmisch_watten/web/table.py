@@ -21,7 +21,7 @@ import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
-from ..events import describe, to_dicts
+from ..events import Event, describe, to_dicts
 from ..notation import parse_action
 from ..phase import Phase
 from ..position import Position
@@ -339,6 +339,7 @@ class Table:
     def _apply(self, seat: int | None, action: Action) -> None:
         before = self.state
         self.state = after = before.apply(action, seat=seat)  # refuses another seat's turn
+        seen_by_0: Sequence[Event] = ()
         for observer in range(len(self.seats)):
             names = self.names_for(observer)
             events = describe(before, action, after, observer)  # what this seat may see
@@ -346,7 +347,9 @@ class Table:
             for lang, (logs, _) in self.translated.items():
                 logs[observer].extend(narrate_events(events, before, observer, names, lang=lang))
             self.events[observer] = to_dicts(events)
-        shown = public_events(describe(before, action, after, 0))
+            if observer == 0:
+                seen_by_0 = events
+        shown = public_events(seen_by_0)  # seat 0's events without what only it saw
         names = self.names_for(None)
         self.public_log.extend(narrate_events(shown, before, SPECTATOR, names))
         for lang, (_, public) in self.translated.items():
@@ -457,6 +460,7 @@ class Table:
     def frame(self, seat: int) -> dict[str, Any]:
         """Everything the page of ``seat`` shows, as JSON data, built from its view only."""
         view = self.state.view(seat)
+        legal = view.legal_actions()  # once: the offer and the exchange read it too
         return {
             "type": "state",
             "seat": seat,
@@ -469,8 +473,8 @@ class Table:
             "view": view.to_dict(),
             "your_turn": view.current_player == seat,
             "winning": winning_seat(view),
-            "offer": offered_card(view),
-            "exchange": exchange_options(view),
+            "offer": offered_card(view, legal),
+            "exchange": exchange_options(view, legal),
             "text": str(view),  # the same view as plain text, for screen readers and logs
             "log": list(self.logs[seat]),
             "logs": {lang: list(logs[seat]) for lang, (logs, _) in self.translated.items()},
@@ -482,7 +486,8 @@ class Table:
     def public_frame(self) -> dict[str, Any]:
         """What a spectator's page shows: the public view only (no hand, no exchanged
         card, no cut card a seat looked at), the public log, and the seats' names."""
-        view = public_view(self.state.view(self.host).to_dict())
+        host_view = self.state.view(self.host)
+        view = public_view(host_view.to_dict())
         return {
             "type": "state",
             "seat": None,
@@ -492,7 +497,7 @@ class Table:
             "players": [{"seat": s.number, "name": s.name, "kind": s.kind} for s in self.seats],
             "view": view,
             "your_turn": False,
-            "winning": winning_seat(self.state.view(self.host)),
+            "winning": winning_seat(host_view),
             "offer": None,
             "exchange": None,
             "text": "",
@@ -522,22 +527,24 @@ def winning_seat(view: PlayerView) -> int | None:
     return trick_winner(view.trick, view.trump_suit)
 
 
-def offered_card(view: PlayerView) -> str | None:
-    """The Critical offered to this seat in the cut ritual now, if any (R12, R13)."""
-    legal = view.legal_actions()
+def offered_card(view: PlayerView, legal: Sequence[Action]) -> str | None:
+    """The Critical offered to this seat in the cut ritual now, if any (R12, R13).
+
+    ``legal`` is ``view.legal_actions()``, computed once per frame (it is not free).
+    """
     if TakeCritical() not in legal and LeaveCritical() not in legal:
         return None
     card: Card | None = view.cut_cards[-1][1]
     return None if card is None else str(card)
 
 
-def exchange_options(view: PlayerView) -> dict[str, Any] | None:
+def exchange_options(view: PlayerView, legal: Sequence[Action]) -> dict[str, Any] | None:
     """What this seat may do in the exchange now (R18–R21), None if it is not deciding.
 
     ``max`` is the most cards it may give to the stock; ``max_with_trump`` the most it may
     give when taking the trump card (dealer only, R19), None without that option.
+    ``legal`` is ``view.legal_actions()``.
     """
-    legal = view.legal_actions()
     exchanges = [a for a in legal if isinstance(a, Exchange)]
     if not exchanges:
         return None
