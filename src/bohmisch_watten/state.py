@@ -29,11 +29,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from . import _dispatch, _legal
 from ._checks import check_instance, check_int, check_rng
 from ._construct import at_position, bind, build_state, make, restore_state
+from ._dispatch import apply as _dispatch_apply
 from ._history import Node, history_tuple
 from ._layout import final_position
+from ._legal import draw_shuffle, fold_forbidden_by, is_legal, legal_actions
 from ._limits import MAX_DOCUMENT_CHARS
 from .actions import Action, Shuffle
 from .cards import DECK, Card
@@ -428,10 +429,10 @@ class GameState(DealFacts):
 
     # --------------------------- legal actions and apply: functions of their modules
 
-    legal_actions = _legal.legal_actions
-    fold_forbidden_by = _legal.fold_forbidden_by
-    is_legal = _legal.is_legal
-    apply = _dispatch.apply
+    legal_actions = legal_actions
+    fold_forbidden_by = fold_forbidden_by
+    is_legal = is_legal
+    apply = _dispatch_apply
 
     def apply_text(self, text: str, *, seat: int | None = None) -> GameState:
         """:meth:`apply` for an action in notation: ``state.apply_text("play G8")``.
@@ -457,7 +458,7 @@ class GameState(DealFacts):
             action = parse_action(text)
         except FormatError as error:  # the notation is wrong: as illegal as a wrong card
             raise IllegalActionError(str(error)) from error
-        return _dispatch.apply(self, action, seat=seat)
+        return _dispatch_apply(self, action, seat=seat)
 
     def sample_chance(self, rng: random.Random) -> Shuffle:
         """A uniformly random :class:`Shuffle` drawn from the caller's generator (R11).
@@ -471,7 +472,7 @@ class GameState(DealFacts):
         check_rng(rng, "sample_chance(rng)")
         if self.phase is not _DEAL:
             raise IllegalActionError(f"R11: not a chance node (phase {self.phase.name})")
-        return _legal.draw_shuffle(rng)  # rng.shuffle of the deck, done faster
+        return draw_shuffle(rng)  # rng.shuffle of the deck, done faster
 
     def returns(self) -> tuple[float, ...]:
         """Per seat, +1.0 for a winner, -1.0 for a loser, 0.0 otherwise (R34).

@@ -6,7 +6,7 @@ import shlex
 import shutil
 from typing import Final
 
-from . import _loading
+from ._loading import convert_parameters, is_file_spec, load_file_object, load_object
 from .base import Bot
 from .expert import ExpertBot
 from .function_bot import FunctionBot
@@ -35,17 +35,17 @@ def _target(name: str, params: list[str]) -> tuple[object, list[str]]:
     known = _CLASSES.get(name.lower())
     if known is not None:
         return known, params
-    if _loading.is_file_spec(name):
+    if is_file_spec(name):
         attribute = params[0].strip() if params else ""
         if "=" in attribute:
             attribute = ""
-        return _loading.load_file_object(name, attribute), params[1:] if attribute else params
+        return load_file_object(name, attribute), params[1:] if attribute else params
     if "." not in name:
         raise ValueError(
             f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)}, or a dotted class path"
             " package.module.Class, a file ./file.py:Class, engine:COMMAND)"
         )
-    return _loading.load_object(name), params
+    return load_object(name), params
 
 
 def _engine(command: str) -> Bot:
@@ -122,7 +122,7 @@ def make_bot(spec: str) -> Bot:
                 + (" and takes no parameters" if callable(target) else "")
             )
         return FunctionBot(target)  # a plain (view, rng) -> Action function
-    kwargs = _loading.convert_parameters(target, name, params)
+    kwargs = convert_parameters(target, name, params)
     try:
         bot: Bot = target(**kwargs)
     except TypeError as error:

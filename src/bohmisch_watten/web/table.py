@@ -30,9 +30,11 @@ from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
-from . import _players as players
 from ._i18n import DEFAULT, LANGUAGES, gettext
 from ._narrate import narrate_events
+from ._players import check as check_player
+from ._players import choose as choose_move
+from ._players import hint as hint_move
 from ._public import SPECTATOR, public_events, public_view
 
 __all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "NEW_GAME", "Seat", "Table", "TableError", "hash_token"]
@@ -100,7 +102,7 @@ def _bot_list(bots: Sequence[str] | None, count: int) -> list[str]:
         )
     for kind in kinds:
         try:
-            players.check(kind)
+            check_player(kind)
         except ValueError as error:
             raise ValueError(f"bots: {error}") from None
     return kinds
@@ -253,7 +255,7 @@ class Table:
         """
         if not 0 <= seat < len(self.seats) or not self.seats[seat].is_human:
             raise ValueError(f"seat {seat} is not a person's seat")
-        players.check(kind)
+        check_player(kind)
         seats = list(self.seats)
         seats[seat] = attrs.evolve(seats[seat], kind=kind)
         self.seats = tuple(seats)
@@ -370,7 +372,7 @@ class Table:
             self._apply(None, self.state.sample_chance(self.rng))
         else:
             view = self.state.view(seat)
-            self._apply(seat, players.choose(self.seats[seat].kind, view, self.rng))
+            self._apply(seat, choose_move(self.seats[seat].kind, view, self.rng))
 
     def _check_turn(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < len(self.seats):  # apply() would say
@@ -409,7 +411,7 @@ class Table:
         cached = self._hint
         if cached is not None and cached[0] is self.state:
             return cached[1]  # asking again costs nothing
-        suggestion = players.hint(self.state.view(seat))
+        suggestion = hint_move(self.state.view(seat))
         assert suggestion is not None  # the seat is to act, so it has a legal action
         self._hint = (self.state, str(suggestion))
         return self._hint[1]
