@@ -21,6 +21,7 @@ from bohmisch_watten.bots import (
     make_bot,
     play_out,
 )
+from bohmisch_watten.bots._race import RaceValue
 from bohmisch_watten.bots.expert import GAME_BONUS
 from bohmisch_watten.bots.policy import choose_play
 from bohmisch_watten.cards import DECK, Suit
@@ -190,7 +191,7 @@ def test_values_are_points_toward_zero_with_the_game_bonus() -> None:
 
 def test_the_rollout_leaf_values_exchanges_by_the_policy() -> None:
     """``leaf="rollout"``: the deal finished by the policy for every seat, as SearchBot does."""
-    bot = ExpertBot(leaf="rollout", max_candidates=3)
+    bot = ExpertBot(leaf="rollout", max_candidates=3, race=False)
     view = view_of(decision_state(6, Phase.EXCHANGE, 3, fold=True))
     candidates = bot.candidates(view)
     world = view.sample_state(random.Random(3))
@@ -206,11 +207,15 @@ def test_the_fold_bonus_tilts_the_fold() -> None:
         view = view_of(decision_state(seed, Phase.EXCHANGE, 4, fold=True))
         assert view.scores[view.player] > 5  # no goal bonus within reach (R31)
         assert (
-            ExpertBot(samples=2, exchange_samples=2, fold_bonus=10).choose(view, random.Random(1))
+            ExpertBot(samples=2, exchange_samples=2, fold_bonus=10, race=False).choose(
+                view, random.Random(1)
+            )
             == Fold()
         )
         assert (
-            ExpertBot(samples=2, exchange_samples=2, fold_bonus=-10).choose(view, random.Random(1))
+            ExpertBot(samples=2, exchange_samples=2, fold_bonus=-10, race=False).choose(
+                view, random.Random(1)
+            )
             != Fold()
         )
 
@@ -240,7 +245,14 @@ def test_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_solver_leaf_values_exchanges(others: str, players: int) -> None:
     """``leaf="solver"``: the other exchanges by the heuristic, then the play solved."""
-    bot = ExpertBot(samples=2, exchange_samples=2, max_candidates=2, leaf="solver", others=others)  # type: ignore[arg-type]
+    bot = ExpertBot(
+        samples=2,
+        exchange_samples=2,
+        max_candidates=2,
+        leaf="solver",
+        others=others,  # type: ignore[arg-type]
+        race=False,
+    )
     state = decision_state(3, Phase.EXCHANGE, players, fold=players > 2)  # R21.6
     hint = bot.hint(view_of(state), random.Random(1))
     if players > 2:
@@ -433,25 +445,34 @@ def test_the_expert_beats_random_bots() -> None:
 RNG = random.Random(0)  # the heuristic does not use it
 
 
-def _best_response(state: GameState, me: int) -> float:
-    """Brute force through ``apply``: ``me`` picks his best card, the others the policy's."""
+def _best_response(state: GameState, me: int, before: GameState, race: bool = False) -> float:
+    """Brute force through ``apply``: ``me`` picks his best card, the others the policy's.
+
+    A finished deal is worth its points plus the goal's bonus (``race=False``), or the
+    race model's value of the scores it leaves (``race=True``).
+    """
     if state.phase is not Phase.PLAY:
+        if race:
+            return RaceValue(before.scores, me, before.rules).value(state.scores)
         points = state.last_deal.points[me]  # type: ignore[union-attr]
         return -points + (GAME_BONUS if state.scores[me] <= 0 else 0.0)  # R31
     legal = state.legal_actions()
     if state.current_player != me:
         seat = state.current_player
         assert seat is not None
-        return _best_response(state.apply(HeuristicBot().choose(state.view(seat), RNG)), me)
-    return max(_best_response(state.apply(action), me) for action in legal)
+        after = state.apply(HeuristicBot().choose(state.view(seat), RNG))
+        return _best_response(after, me, before, race)
+    return max(_best_response(state.apply(action), me, before, race) for action in legal)
 
 
+@pytest.mark.parametrize("race", [False, True])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_the_best_response_to_the_policy_is_exact(players: int) -> None:
+def test_the_best_response_to_the_policy_is_exact(players: int, race: bool) -> None:
     """``respond=True``: per card, the best ``me`` can do against the policy's cards."""
     checked = 0
+    rules = Rules(start_score=6) if race else Rules()  # the race's end within reach
     for seed in range(20, 40):
-        state = decision_state(seed, Phase.PLAY, players)
+        state = decision_state(seed, Phase.PLAY, players, rules)
         while state.phase is Phase.PLAY and (
             sum(state.tricks_won) < 2 or len(state.legal_actions()) < 2
         ):  # a brute force from the first trick is slow
@@ -460,7 +481,7 @@ def test_the_best_response_to_the_policy_is_exact(players: int) -> None:
             continue
         me = state.current_player
         assert me is not None
-        judge = expert._Judge(state.scores, me, state.rules)
+        judge = expert._Judge(state.scores, me, state.rules, race)
         found = expert._respond_cards(
             state.hand_masks,
             state.trick_plays,
@@ -471,17 +492,22 @@ def test_the_best_response_to_the_policy_is_exact(players: int) -> None:
         )
         for action in state.legal_actions():
             assert isinstance(action, PlayCard)
-            assert found[action.card.index] == _best_response(state.apply(action), me)
+            expected = _best_response(state.apply(action), me, state, race)
+            assert found[action.card.index] == pytest.approx(expected)
         checked += 1
-        hint = ExpertBot(samples=3, respond=True).hint(view_of(state), random.Random(1))
+        hint = ExpertBot(samples=3, respond=True, race=race).hint(view_of(state), random.Random(1))
         assert {a for a, _ in hint} == set(state.legal_actions())
     assert checked >= 3
 
 
+@pytest.mark.parametrize("race", [False, True])
 @pytest.mark.parametrize("players", [2, 3])
-def test_the_respond_leaf_values_exchanges_by_the_best_response(players: int) -> None:
-    """``leaf="respond"``: the others' exchanges and cards the policy's, ``me`` at his best."""
-    bot = ExpertBot(leaf="respond", max_candidates=3)
+def test_the_respond_leaf_values_exchanges_by_the_best_response(players: int, race: bool) -> None:
+    """``leaf="respond"``: the others' exchanges and cards the policy's, ``me`` at his best.
+
+    A fold is worth 0 by points (R29); in the race the others still play the deal out.
+    """
+    bot = ExpertBot(leaf="respond", max_candidates=3, race=race)
     state = decision_state(6, Phase.EXCHANGE, players, fold=players > 2)
     view = view_of(state)
     candidates = bot.candidates(view)
@@ -489,6 +515,9 @@ def test_the_respond_leaf_values_exchanges_by_the_best_response(players: int) ->
     values = bot._exchange_values(view, world, candidates)
     for action, value in zip(candidates, values, strict=True):
         after = expert._finish_exchange(world.apply(action))
-        expected = 0.0 if after.folded[view.player] else _best_response(after, view.player)
-        assert value == expected
+        if after.folded[view.player] and not race:
+            expected = 0.0
+        else:
+            expected = _best_response(after, view.player, state, race)
+        assert value == pytest.approx(expected)
     assert bot.choose(view, random.Random(1)) in candidates

@@ -18,10 +18,14 @@ for Skat, the Schafkopf bots) combine:
    candidate (the heuristic's best exchanges, and the fold) is applied in every world
    and the deal finished by the heuristic policy (``leaf="rollout"``) or solved from
    its first card (``leaf="solver"``).
-3. **A value that counts the race.**  A result is worth the points it gains toward
-   zero (R28–R32) plus :data:`GAME_BONUS` when it reaches the goal and ends the game
-   (R31–R34), so that near the end the bot plays for the tricks that win, not for the
-   most tricks.
+3. **A value that counts the race.**  A deal's result is worth the change it makes to
+   the bot's chance of winning the game, each seat's chance given by a race model of
+   the scores fitted on whole games (:mod:`bohmisch_watten.bots._race`, R28–R34),
+   expressed in points of the current position.  Far from the goal that is about the
+   deal's points; near it, the tricks that end the game weigh the whole game, and so do
+   the tricks that let another seat end it, so the bot plays for the tricks that win and
+   against the seat about to win.  ``race=False`` is the simpler value: the points
+   gained toward zero plus :data:`GAME_BONUS` when they reach the goal.
 
 The budget is counted in worlds, so a decision does the same work, and gives the same
 answer for the same generator, on a loaded machine as on an idle one; ``time_ms`` is the
@@ -39,12 +43,13 @@ import attrs
 
 from ..actions import Action, Fold, PlayCard
 from ..phase import Phase
-from ..scoring import reached_goal
+from ..scoring import deal_points, post_scores, reached_goal
 from ..seats import left_of
 from ..solver import point_table, solve_masks
 from ..tables import bits
 from ..tricks import Plays, best_play, legal_play_mask
 from ._budget import positive_count, time_budget
+from ._race import RaceValue
 from .base import ranked_hint
 from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play
 from .policy import decide, rank_exchanges
@@ -58,6 +63,9 @@ __all__ = ["GAME_BONUS", "ExpertBot"]
 
 GAME_BONUS: Final = 10.0
 """Value of reaching the goal and ending the game, in points of score (R31, R34)."""
+
+_SCALE: Final = 1000
+"""A value in points is handed to the solver in thousandths, a whole number."""
 
 _BATCH: Final = 8
 """Worlds drawn at a time under a ``time_ms`` budget."""
@@ -139,7 +147,11 @@ class ExpertBot:
         fold_bonus: points added to the fold's value when choosing (not in
             :meth:`hint`): positive folds more often.  The worlds are seen with all
             cards, so a played hand looks better than it is (PIMC's optimism) while a
-            fold is worth exactly 0 (R29).
+            fold's own points are exactly 0 (R29).
+        race: whether a deal's result is valued by the race model (the change of the
+            bot's chance to win the game, in points of the current position, every
+            seat's result counted) or by the bot's own points toward zero plus
+            :data:`GAME_BONUS` when they reach the goal.
     """
 
     samples: int = attrs.field(default=40, validator=positive_count)
@@ -153,6 +165,7 @@ class ExpertBot:
     rollout_weight: float = attrs.field(default=0.5, validator=_weight)
     respond: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     fold_bonus: float = attrs.field(default=0.6, validator=_points_value)
+    race: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -173,9 +186,12 @@ class ExpertBot:
     ) -> list[tuple[Action, float]]:
         """The ranked actions with their values, best first, for a UI's "hint" button.
 
-        The value of an action is the mean, over the sampled worlds, of the points the
-        seat gains toward zero in this deal after it (R29–R32, Hearts doubled) plus
-        :data:`GAME_BONUS` when that reaches the goal (R31).  Empty when the seat has no
+        The value of an action is the mean, over the sampled worlds, of what the deal's
+        result after it is worth to the seat, in points toward zero (R29–R32, Hearts
+        doubled): with ``race=True`` the change of the seat's chance to win the game
+        (R31–R34) divided by the chance one point is worth now, which far from the
+        goal is about the points the seat gains; with ``race=False`` those points plus
+        :data:`GAME_BONUS` when they reach the goal (R31).  Empty when the seat has no
         decision to make.  In the cut (R12) the values are the heuristic's: 0 for
         everything but its choice, 1 for that.
 
@@ -267,9 +283,8 @@ class ExpertBot:
     ) -> list[float]:
         """The solved value of each candidate card in one world (R24–R32)."""
         me = view.player
-        points = _points(world)
-        found = _solve(world, me, points, self.others)
-        judge = _Judge(view.scores, me, view.rules)
+        judge = _Judge(view.scores, me, view.rules, self.race)
+        found = _solve(world, me, judge.rows(world), self.others)
         active = view.num_players - sum(view.folded)
         weight = self.rollout_weight if active > 2 else 0.0
         out = []
@@ -285,12 +300,12 @@ class ExpertBot:
             )
         for action in candidates:
             assert isinstance(action, PlayCard)
-            value = judge.mine(found[action.card.index])
+            value = -found[action.card.index] / _SCALE
             if replies:
                 value = (1 - weight) * value + weight * replies[action.card.index]
             elif weight:
                 end = _rollout(world.apply(action))
-                value = (1 - weight) * value + weight * judge.scores(end.scores)
+                value = (1 - weight) * value + weight * judge.after(end.scores)
             out.append(value)
         return out
 
@@ -299,47 +314,90 @@ class ExpertBot:
     ) -> list[float]:
         """Each candidate applied in one world, the exchange finished, the play solved."""
         me = view.player
-        judge = _Judge(view.scores, me, view.rules)
+        judge = _Judge(view.scores, me, view.rules, self.race)
         out = []
         for action in candidates:
             if self.leaf == "rollout":
                 end = _rollout(world.apply(action))
-                out.append(judge.scores(end.scores))
+                out.append(judge.after(end.scores))
                 continue
             state = _finish_exchange(world.apply(action))
-            if state.folded[me]:
-                out.append(judge.mine(0))  # R29: a folded seat scores nothing
+            folds = state.folded[me]
+            if folds and not self.race:
+                out.append(judge.after(view.scores))  # R29: a folded seat scores nothing
                 continue
-            if self.leaf == "respond":
+            if self.leaf == "respond" or folds:
+                # A folded seat only watches: the others' cards are the heuristic's.
                 player = state.current_player
                 assert player is not None
                 table = _Table(state, judge)
                 out.append(_respond(state.hand_masks, (), state.tricks_won, player, me, table, {}))
                 continue
-            found = _solve(state, me, _points(state), self.others)
+            found = _solve(state, me, judge.rows(state), self.others)
             mine = state.current_player == me
             best = min(found.values()) if mine else max(found.values())
             if not mine and self.others == "selfish":
                 best = found[_selfish_pick(state)]
-            out.append(judge.mine(best))
+            out.append(-best / _SCALE)
         return out
 
 
 class _Judge:
-    """What a deal's result is worth to ``me``: points toward zero and the game's end."""
+    """What a deal's result is worth to ``me``: the race, or points toward zero (R28–R34)."""
 
-    def __init__(self, scores: tuple[int, ...], me: int, rules: Rules) -> None:
+    def __init__(self, scores: tuple[int, ...], me: int, rules: Rules, race: bool = True) -> None:
         self.before = scores
         self.me = me
         self.rules = rules
+        self.race = RaceValue(scores, me, rules) if race else None
+        self.memo: dict[tuple[int, ...], float] = {}
 
-    def mine(self, points: int) -> float:
-        """The value of scoring ``points`` in this deal (R29-R32)."""
-        return _utility(points, self.before[self.me], self.rules)
+    def after(self, scores: tuple[int, ...]) -> float:
+        """The value of the deal's end with every seat's score ``scores`` after it."""
+        found = self.memo.get(scores)
+        if found is None:
+            if self.race is None:
+                points = scores[self.me] - self.before[self.me]
+                found = _utility(points, self.before[self.me], self.rules)
+            else:
+                found = self.race.value(scores)
+            self.memo[scores] = found
+        return found
 
-    def scores(self, after: tuple[int, ...]) -> float:
-        """The value of the deal's end with every seat's score ``after`` it."""
-        return self.mine(after[self.me] - self.before[self.me])
+    def deal_end(self, won: tuple[int, ...], folded: tuple[bool, ...], trump: int) -> float:
+        """The value of a deal that ends with ``won`` tricks per seat (R29–R32)."""
+        points = deal_points(won, folded, trump, self.rules)
+        return self.after(post_scores(self.before, points, self.rules))
+
+    def rows(self, state: GameState) -> tuple[tuple[int, ...], ...]:
+        """The solver's point rows: the deal points per seat, ``me``'s replaced by minus
+        his value for 0–5 tricks in thousandths (the solver's mover minimises his row;
+        :data:`_SCALE` keeps it in whole numbers).
+
+        With two seats in the deal the other one takes the tricks ``me`` does not, so
+        the value is exact (R29); with more, the others' points are left as they were
+        before the deal, a paranoid search deciding only ``me``'s tricks.
+        """
+        me = self.me
+        trump = state.trump_index >> 3
+        folded = state.folded
+        active = [seat for seat in range(len(folded)) if not folded[seat]]
+        other = active[0] if active[1] == me else active[1]
+        n = len(folded)
+        row = []
+        for t in range(6):
+            won = [0] * n
+            won[me] = t
+            if len(active) == 2:
+                won[other] = 5 - t
+                row.append(-round(_SCALE * self.deal_end(tuple(won), folded, trump)))
+                continue
+            mine = deal_points(tuple(won), folded, trump, self.rules)[me]
+            points = tuple(mine if seat == me else 0 for seat in range(n))
+            row.append(-round(_SCALE * self.after(post_scores(self.before, points, self.rules))))
+        rows = list(_points(state))
+        rows[me] = tuple(row)
+        return tuple(rows)
 
 
 class _Table:
@@ -358,16 +416,13 @@ class _Table:
                 after = left_of(after, n)
             nxt.append(after)
         self.next = tuple(nxt)  # R24: folded players are skipped
-        me = judge.me
-        row = _points(state)[me]
-        folds = folded[me]
-        # R29: a folded seat scores nothing, whatever the others take.
-        self.values = tuple(judge.mine(0 if folds else row[t]) for t in range(6))
-        self.me = me
+        self.folded = folded
+        self.judge = judge
+        self.me = judge.me
 
     def leaf(self, won: tuple[int, ...]) -> float:
         """The value of a finished deal for the judge's seat (R29-R32)."""
-        return self.values[won[self.me]]
+        return self.judge.deal_end(won, self.folded, self.trump)
 
 
 def _points(state: GameState) -> tuple[tuple[int, ...], ...]:
