@@ -424,6 +424,23 @@ def test_draw_worlds_resamples_consistent_worlds() -> None:
     assert len(plain) == 5
 
 
+def test_tempered_evidence_spreads_the_weight_over_more_worlds() -> None:
+    """``evidence`` below 1 keeps more distinct worlds; 0 is the uniform sample."""
+    sharp = tempered = 0
+    for seed in range(4):
+        view = view_of(decision_state(seed + 30, Phase.PLAY))
+        full = inference.draw_worlds(view, random.Random(seed), 40, 120)
+        soft = inference.draw_worlds(view, random.Random(seed), 40, 120, evidence=0.3)
+        sharp += len({w.hand_masks for w in full})
+        tempered += len({w.hand_masks for w in soft})
+        assert all(w.view(view.player) == view for w in soft)
+        uniform = inference.draw_worlds(view, random.Random(seed), 5, 120, evidence=0.0)
+        assert uniform == inference.draw_worlds(view, random.Random(seed), 5, 120, model=None)
+    assert tempered > sharp
+    with pytest.raises(ValueError, match="evidence"):
+        ExpertBot(evidence=1.5)
+
+
 # ------------------------------------------------------------------ strength (robust)
 
 

@@ -128,6 +128,10 @@ class ExpertBot:
         others: how the solver plays the other seats: ``"paranoid"`` (against the bot)
             or ``"selfish"`` (each for himself, max^n).
         inference: whether to weigh the worlds by the opponents' actions.
+        evidence: the power to which a world's likelihood under the opponent model is
+            raised before resampling (:func:`~bohmisch_watten.bots.inference.draw_worlds`):
+            1 trusts the model fully, lower values temper it, so that more distinct
+            worlds share the weight and an opponent who is not the model misleads less.
         leaf: how the exchange values a deal after a candidate exchange: ``"rollout"``
             (the other seats' exchanges and every card by the heuristic policy, as
             :class:`~bohmisch_watten.bots.SearchBot` does), ``"respond"`` (the other
@@ -166,6 +170,7 @@ class ExpertBot:
     respond: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     fold_bonus: float = attrs.field(default=0.6, validator=_points_value)
     race: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
+    evidence: float = attrs.field(default=1.0, validator=_weight)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -244,7 +249,8 @@ class ExpertBot:
         proposals = self.proposals if self.inference else 1
         while True:
             batch = count if deadline is None else _BATCH
-            for world in draw_worlds(view, rng, batch, batch * proposals, DEFAULT_MODEL):
+            worlds = draw_worlds(view, rng, batch, batch * proposals, DEFAULT_MODEL, self.evidence)
+            for world in worlds:
                 # Card play depends on the hands only; the exchange also on the stock.
                 key = (
                     world.hand_masks
