@@ -170,7 +170,7 @@ class ExpertBot:
     respond: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     fold_bonus: float = attrs.field(default=0.6, validator=_points_value)
     race: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
-    evidence: float = attrs.field(default=1.0, validator=_weight)
+    evidence: float = attrs.field(default=0.5, validator=_weight)
 
     # ------------------------------------------------------------------ the protocol
 
