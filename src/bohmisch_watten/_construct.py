@@ -12,7 +12,8 @@ phase, ``is_chance_node`` and ``is_terminal``, which :func:`make` sets too), and
 :func:`build_state` is the one way other modules (views, records) build a state, by
 name; :func:`at_position` and :func:`restore_state` serve ``new_game``,
 ``from_position`` and unpickling.  The state class registers itself with :func:`bind`
-when :mod:`~bohmisch_watten.state` is imported, so this module does not import it.
+(through ``_effects.bind``, as ``play`` builds its states inline the same way) when
+:mod:`~bohmisch_watten.state` is imported, so this module does not import it.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ _Unfrozen: Any = None
 
 
 def bind(state_class: type, unfrozen: type) -> None:
-    """Register the state class and its unfrozen twin (called once, by ``state.py``)."""
+    """Register the state class and its unfrozen twin (called once, by ``_effects.bind``)."""
     global _State, _Unfrozen
     _State, _Unfrozen = state_class, unfrozen
 

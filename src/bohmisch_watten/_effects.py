@@ -19,6 +19,7 @@ from __future__ import annotations
 from operator import sub as _minus
 from typing import TYPE_CHECKING, Any, Final
 
+from ._construct import bind as bind_construct
 from ._construct import make
 from ._layout import STOCK_LIMIT, fresh_deal
 from ._legal import fold_forbidden_by, pack_indices, pack_problem
@@ -76,9 +77,14 @@ _Unfrozen: Any = None
 
 
 def bind(state_class: type, unfrozen: type) -> None:
-    """Register the state class and its unfrozen twin (called once, by ``state.py``)."""
+    """Register the state class and its unfrozen twin here and with ``_construct``.
+
+    Called once, by ``state.py``: ``play`` builds its states inline, every other effect
+    with :func:`~bohmisch_watten._construct.make`.
+    """
     global _State, _Unfrozen
     _State, _Unfrozen = state_class, unfrozen
+    bind_construct(state_class, unfrozen)
 
 
 _WHERE: Final = {

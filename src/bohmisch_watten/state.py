@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ._checks import check_instance, check_int, check_rng
-from ._construct import at_position, bind, build_state, make, restore_state
+from ._construct import at_position, build_state, make, restore_state
 from ._dispatch import apply as _dispatch_apply
-from ._effects import bind as bind_play
+from ._effects import bind
 from ._history import Node, history_tuple
 from ._layout import final_position
 from ._legal import draw_shuffle, fold_forbidden_by, is_legal, legal_actions
@@ -592,7 +592,6 @@ class _Unfrozen(DealFacts):
 
 
 bind(GameState, _Unfrozen)
-bind_play(GameState, _Unfrozen)
 
 # The names of 0.3, for code and pickles that refer to them.
 _make = make
