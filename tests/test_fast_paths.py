@@ -61,10 +61,13 @@ def test_the_fast_constructor_builds_what_attrs_init_builds() -> None:
     for state in STATES:
         values = [getattr(state, name) for name in names]
         fast, slow = _make(*values), GameState(*values)
-        assert type(fast) is GameState
+        assert type(fast) is type(state) is GameState  # apply()'s states: play builds inline
         assert fast == slow == state
         assert hash(fast) == hash(slow) == hash(state)
         assert fast.history == state.history
+        for flags in (fast, slow, state):  # fields kept when made, not properties
+            assert flags.is_chance_node is (state.phase is Phase.DEAL)
+            assert flags.is_terminal is (state.phase is Phase.GAME_OVER)
         assert fast.legal_actions() == state.legal_actions()
         assert pickle.loads(pickle.dumps(fast)) == state
         assert copy.deepcopy(fast) is fast

@@ -5,13 +5,15 @@ field through ``object.__setattr__`` by name, while :func:`make` fills the slots
 unfrozen twin class (same base, same slots) by plain assignment, the fastest store
 Python has, and then makes it a GameState by assigning ``__class__``; it costs less than
 half as much.  Nothing else happens in ``__init__`` for that class (no defaults,
-converters or validators), and ``tests/test_fast_paths.py`` proves that both build
-equal values.
+converters or validators; ``__attrs_post_init__`` sets the two flags that follow from the
+phase, ``is_chance_node`` and ``is_terminal``, which :func:`make` sets too), and
+``tests/test_fast_paths.py`` proves that both build equal values.
 
 :func:`build_state` is the one way other modules (views, records) build a state, by
 name; :func:`at_position` and :func:`restore_state` serve ``new_game``,
 ``from_position`` and unpickling.  The state class registers itself with :func:`bind`
-when :mod:`~bohmisch_watten.state` is imported, so this module does not import it.
+(through ``_effects.bind``, as ``play`` builds its states inline the same way) when
+:mod:`~bohmisch_watten.state` is imported, so this module does not import it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ if TYPE_CHECKING:
 __all__ = ["at_position", "bind", "build_state", "make", "restore_state"]
 
 _NO_DEALS: Final = PastDeals()
+_DEAL: Final = Phase.DEAL
+_GAME_OVER: Final = Phase.GAME_OVER
 _new_object: Final = object.__new__
 _State: Any = None
 """The GameState class, once :func:`bind` ran."""
@@ -42,7 +46,7 @@ _Unfrozen: Any = None
 
 
 def bind(state_class: type, unfrozen: type) -> None:
-    """Register the state class and its unfrozen twin (called once, by ``state.py``)."""
+    """Register the state class and its unfrozen twin (called once, by ``_effects.bind``)."""
     global _State, _Unfrozen
     _State, _Unfrozen = state_class, unfrozen
 
@@ -71,6 +75,8 @@ def make(
     state.game_fields = game_fields
     state.play_mask = play_mask
     state.history_node = history_node
+    state.is_chance_node = phase is _DEAL
+    state.is_terminal = phase is _GAME_OVER
     state.__class__ = _State
     return state  # type: ignore[no-any-return]
 

@@ -44,8 +44,9 @@ _STEPS: Final[dict[type, dict[Phase, tuple[_Effect, Decider]]]] = {
 }
 """``_STEPS[action type][phase]``: the effect and the compiled machine's entry for it."""
 _PLAY: Final = Phase.PLAY
-_PLAY_STEP: Final = _STEPS[PlayCard][_PLAY]
-"""The step of the commonest action, a card played in phase PLAY: looked up once, here."""
+_PLAY_DECIDE: Final = _STEPS[PlayCard][_PLAY][1]
+"""The compiled machine's entry for the commonest action, a card played in phase PLAY:
+looked up once, here."""
 _AUTO_EFFECTS: Final[dict[str, _AutoEffect]] = {"deal": deal_cards, "score": score}
 _AUTO: Final[dict[Phase, tuple[Decider, _AutoEffect]]] = {
     phase: (DECIDERS[(phase, trigger)], _AUTO_EFFECTS[trigger])
@@ -98,7 +99,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     if seat is not None and not seat_may_act(seat, state.current_player, state.num_players):
         raise IllegalActionError(turn_message(state.phase, state.current_player, seat))
     if type(action) is PlayCard and state.phase is _PLAY:  # the same step, found sooner
-        state = play(state, action, _PLAY_STEP[1])
+        state = play(state, action, _PLAY_DECIDE)
         if state.phase is _PLAY:  # no automatic trigger in phase PLAY
             return state
         return _pass_through(state)

@@ -17,8 +17,9 @@ favour clarity over speed.
 from __future__ import annotations
 
 from operator import sub as _minus
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from ._construct import bind as bind_construct
 from ._construct import make
 from ._layout import STOCK_LIMIT, fresh_deal
 from ._legal import fold_forbidden_by, pack_indices, pack_problem
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from .state import GameState
 
 __all__ = [
+    "bind",
     "deal_cards",
     "exchange",
     "fold",
@@ -66,6 +68,24 @@ _new_tuple: Final = tuple.__new__
 """``_new_tuple(DealFields, (...))`` builds a named tuple without its Python ``__new__``."""
 _LEFT: Final = tuple(tuple(left_of(seat, n) for seat in range(n)) for n in range(5))
 """``_LEFT[n][seat]`` is ``left_of(seat, n)``: a table, for the hot paths."""
+
+_new_object: Final = object.__new__
+_State: Any = None
+"""The GameState class, once :func:`bind` ran (``play`` builds its state inline)."""
+_Unfrozen: Any = None
+"""Its unfrozen twin: the same slots, no frozen ``__setattr__`` (see ``_construct``)."""
+
+
+def bind(state_class: type, unfrozen: type) -> None:
+    """Register the state class and its unfrozen twin here and with ``_construct``.
+
+    Called once, by ``state.py``: ``play`` builds its states inline, every other effect
+    with :func:`~bohmisch_watten._construct.make`.
+    """
+    global _State, _Unfrozen
+    _State, _Unfrozen = state_class, unfrozen
+    bind_construct(state_class, unfrozen)
+
 
 _WHERE: Final = {
     "shuffle": ("R11", "at a chance node (phase DEAL)"),
@@ -333,10 +353,24 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
         mask = legal_play_mask(
             hands[nxt], trick, deal.trump >> 3, state.game_fields.rules.must_head
         )  # R25, R26: worked out once, for legal_actions() and for the check of the play
-    return make(
-        dest, nxt, hands, trick, tricks, won, deal, state.game_fields, mask,
-        (state.history_node, seat, action),
-    )  # fmt: skip
+    # The new state, built as make() builds it, inline: a card played is the commonest
+    # action, and the call of make() with its ten arguments was a tenth of its cost.
+    # tests/test_fast_paths.py checks that both build the same states.
+    new: Any = _new_object(_Unfrozen)
+    new.phase = dest
+    new.current_player = nxt
+    new.hand_masks = hands
+    new.trick_plays = trick
+    new.played_tricks = tricks
+    new.tricks_won = won
+    new.deal_fields = deal
+    new.game_fields = state.game_fields
+    new.play_mask = mask
+    new.history_node = (state.history_node, seat, action)
+    new.is_chance_node = False  # phase PLAY or SCORE: neither chance nor the end
+    new.is_terminal = False
+    new.__class__ = _State
+    return new  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------- scoring

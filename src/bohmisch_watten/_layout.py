@@ -34,6 +34,8 @@ __all__ = [
     "last_deal_of",
 ]
 
+_new_tuple: Final = tuple.__new__
+
 STOCK_LIMIT: Final = 3
 """R18: a player who is not the dealer exchanges at most 3 cards with the stock."""
 
@@ -51,7 +53,10 @@ def fresh_deal(
     fresh = _FRESH[n]
     if not pack and not cut:
         return fresh
-    return DealFields(pack, -1, False, fresh.folded, fresh.exchanged, fresh.discards, cut)
+    # tuple.__new__ builds the named tuple without its Python-level __new__ (once a deal)
+    return _new_tuple(
+        DealFields, (pack, -1, False, fresh.folded, fresh.exchanged, fresh.discards, cut)
+    )
 
 
 def final_position(

@@ -25,6 +25,11 @@ _Table = tuple[
     tuple[tuple[tuple[Exchange, ...], ...], ...],
 ]
 
+_BITS: Final = tuple(
+    tuple(tuple(suit * 8 + i for i in range(8) if byte >> i & 1) for byte in range(256))
+    for suit in range(4)
+)
+"""``_BITS[suit][byte]``: the card indices of one suit's eight bits of a hand mask."""
 _UP_TO: Final = (1, 6, 16, 26, 31)
 """``_UP_TO[k]``: how many subsets of a five-card hand have at most ``k`` cards."""
 
@@ -74,18 +79,12 @@ def exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...
         limit: 0 to 3, the cards the player may draw (R18–R20).
         dealer: whether the player is the dealer (R19).
     """
-    low = hand & -hand
-    a = low.bit_length() - 1
-    hand ^= low
-    low = hand & -hand
-    b = low.bit_length() - 1
-    hand ^= low
-    low = hand & -hand
-    c = low.bit_length() - 1
-    hand ^= low
-    low = hand & -hand
-    d = low.bit_length() - 1
-    e = (hand ^ low).bit_length() - 1
+    a, b, c, d, e = (  # the five cards, ascending: four table lookups, one per suit
+        _BITS[0][hand & 255]
+        + _BITS[1][hand >> 8 & 255]
+        + _BITS[2][hand >> 16 & 255]
+        + _BITS[3][hand >> 24]
+    )
     blank, plain_table, trump_table = _tables()
     singles, pairs, triples = plain_table
     pa, pb, pc, pd = pairs[a], pairs[b], pairs[c], pairs[d]

@@ -54,7 +54,7 @@ def ritual_over(state: GameState, action: object) -> bool:
 
 def dealer_decides(state: GameState, action: object) -> bool:
     """The dealer is the last to decide, so his exchange ends the phase (R18, R19)."""
-    return state.current_player == state.dealer
+    return state.current_player == state.game_fields.dealer  # the field, not the property
 
 
 def completes_deal(state: GameState, action: object) -> bool:

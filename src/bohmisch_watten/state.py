@@ -30,8 +30,9 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from ._checks import check_instance, check_int, check_rng
-from ._construct import at_position, bind, build_state, make, restore_state
+from ._construct import at_position, build_state, make, restore_state
 from ._dispatch import apply as _dispatch_apply
+from ._effects import bind
 from ._history import Node, history_tuple
 from ._layout import final_position
 from ._legal import draw_shuffle, fold_forbidden_by, is_legal, legal_actions
@@ -139,10 +140,24 @@ class GameState(DealFacts):
     """
     history_node: Node | None = attrs.field(eq=history_tuple)
     """The history as a linked list ``(previous node, seat, action)``, newest first."""
+    is_chance_node: bool = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """True when the next action is chance's: a :class:`Shuffle` (R11).
+
+    ``phase is Phase.DEAL``, kept as a field when the state is made: it is read at every
+    step of a game loop, and a field reads faster than a property computes.
+    """
+    is_terminal: bool = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """True when the game is over (R31–R34): ``phase is Phase.GAME_OVER``, kept as a field."""
     _hash: int = attrs.field(init=False, eq=False, repr=False, hash=False)
     """The cached hash; left unset by ``__init__`` (nothing to pay per ``apply()``)."""
     _deal_score: DealScore = attrs.field(init=False, eq=False, repr=False, hash=False)
     """The cached :attr:`deal_score`; left unset until it is asked for."""
+
+    def __attrs_post_init__(self) -> None:
+        """Set the two flags that follow from the phase (the fast constructor sets them too)."""
+        phase = self.phase
+        object.__setattr__(self, "is_chance_node", phase is _DEAL)
+        object.__setattr__(self, "is_terminal", phase is _GAME_OVER)
 
     def __hash__(self) -> int:
         """Hash the position and the current deal, not the history: constant cost.
@@ -233,16 +248,6 @@ class GameState(DealFacts):
             return value
 
     # ------------------------------------------------------------------ reading
-
-    @property
-    def is_chance_node(self) -> bool:
-        """True when the next action is chance's: a :class:`Shuffle` (R11)."""
-        return self.phase is _DEAL
-
-    @property
-    def is_terminal(self) -> bool:
-        """True when the game is over (R31–R34)."""
-        return self.phase is _GAME_OVER
 
     @property
     def forehand(self) -> int:
