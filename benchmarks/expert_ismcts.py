@@ -1,6 +1,6 @@
 """ExpertBot against OpenSpiel's ISMCTSBot, through the OpenSpiel adapter (a script, not a test).
 
-For information (issue 18): the expert plays one-deal episodes of the project's
+For information: the expert plays one-deal episodes of the project's
 OpenSpiel game ``python_bohmisch_watten(players=N,mode=deal)`` (the default position:
 deal 2, everyone at the start score) against OpenSpiel's own information-set MCTS,
 ``ismcts.ISMCTSBot`` with a random-rollout evaluator, given about the expert's time per
