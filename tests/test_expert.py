@@ -517,6 +517,37 @@ def test_the_best_response_to_the_policy_is_exact(players: int, race: bool) -> N
     assert checked >= 3
 
 
+def _minimax(state: GameState, me: int, before: GameState) -> float:
+    """Brute force through ``apply``: ``me`` maximises the race value, the other minimises."""
+    if state.phase is not Phase.PLAY:
+        return RaceValue(before.scores, me, before.rules).value(state.scores)
+    values = [_minimax(state.apply(action), me, before) for action in state.legal_actions()]
+    return max(values) if state.current_player == me else min(values)
+
+
+@pytest.mark.rule("R29", "R31", "R34")
+def test_with_two_seats_the_solver_is_exact_for_the_race_value() -> None:
+    """Two seats in the deal: the other takes the tricks ``me`` does not, so the solver's
+    rows carry the race value exactly (a minimax through ``apply`` agrees)."""
+    checked = 0
+    for seed in range(40, 52):
+        state = decision_state(seed, Phase.PLAY, 2, Rules(start_score=5))
+        while state.phase is Phase.PLAY and sum(state.tricks_won) < 1:
+            state = state.apply(HeuristicBot().choose(view_of(state), random.Random(0)))
+        if state.phase is not Phase.PLAY or len(state.legal_actions()) < 2:
+            continue
+        me = state.current_player
+        assert me is not None
+        judge = expert._Judge(state.scores, me, state.rules, race=True)
+        found = expert._solve(state, me, judge.rows(state), "paranoid")
+        for action in state.legal_actions():
+            assert isinstance(action, PlayCard)
+            expected = _minimax(state.apply(action), me, state)
+            assert -found[action.card.index] / expert._SCALE == pytest.approx(expected, abs=1e-3)
+        checked += 1
+    assert checked >= 3
+
+
 @pytest.mark.parametrize("race", [False, True])
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_respond_leaf_values_exchanges_by_the_best_response(players: int, race: bool) -> None:
