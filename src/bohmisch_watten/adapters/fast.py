@@ -71,6 +71,7 @@ __all__ = [
     "bot_action",
     "encode_mask",
     "encode_observation",
+    "mask_array",
     "mask_bits",
     "mask_row",
     "observation_bits",
@@ -134,27 +135,31 @@ _PLANS: Final = {n: _Plan(n) for n in (2, 3, 4)}
 def _played_bits(tricks: tuple[PlayedTrick, ...], seat: int, plan: _Plan) -> int:
     """The ``played`` block: each seat's cards in the finished tricks, rotated (R27).
 
-    The finished tricks change once a trick and are the same for every seat, so the
-    block is worked out for every seat at once, on the first read of a new tuple.
+    The finished tricks change once a trick and are the same for every seat: each
+    seat's cards are gathered once per new tuple, and rotated for a seat on its first
+    read.
     """
     hit = _PLAYED_CACHE.get(id(tricks))
     if hit is not None and hit[0] is tricks:
-        return hit[1][seat]
-    cards = [0] * plan.n
-    for plays, _ in tricks:
-        for player, card in plays:
-            cards[player] |= 1 << card
+        cards, rows = hit[1], hit[2]
+        bits = rows[seat]
+        if bits is not None:
+            return bits
+    else:
+        cards = [0] * plan.n
+        for plays, _ in tricks:
+            for player, card in plays:
+                cards[player] |= 1 << card
+        rows = [None] * plan.n
+        if len(_PLAYED_CACHE) >= _CACHE_LIMIT:
+            _PLAYED_CACHE.clear()
+        _PLAYED_CACHE[id(tricks)] = (tricks, cards, rows)  # the reference keeps the id
     base = plan.played
-    rows = []
-    for rot in plan.rotation:
-        bits = 0
-        for player, row in enumerate(rot):
-            bits |= cards[player] << base + 32 * row
-        rows.append(bits)
-    if len(_PLAYED_CACHE) >= _CACHE_LIMIT:
-        _PLAYED_CACHE.clear()
-    _PLAYED_CACHE[id(tricks)] = (tricks, rows)  # the reference keeps the id from being reused
-    return rows[seat]
+    bits = 0
+    for player, row in enumerate(plan.rotation[seat]):
+        bits |= cards[player] << base + 32 * row
+    rows[seat] = bits
+    return bits
 
 
 def _deal_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, float]:
@@ -233,7 +238,7 @@ def _game_bits(game: GameFields, seat: int, plan: _Plan) -> tuple[int, tuple[flo
     return rows[seat]
 
 
-_PLAYED_CACHE: dict[int, tuple[object, list[int]]] = {}
+_PLAYED_CACHE: dict[int, tuple[object, list[int], list[int | None]]] = {}
 _DEAL_CACHE: dict[int, tuple[object, float, list[int | None]]] = {}
 _GAME_CACHE: dict[int, tuple[object, tuple[tuple[int, tuple[float, ...]], ...]]] = {}
 _WON: Final = {
@@ -347,6 +352,8 @@ class Encoder:
         )
         self.masks: npt.NDArray[np.int8] = np.zeros((capacity, NUM_ACTION_IDS), np.int8)
         self.real_columns = self._plan.real_columns
+        self.mask_ints: list[int] = []
+        """The masks of the last :meth:`encode` as integers (:func:`mask_bits`), by row."""
 
     def encode(
         self, states: Sequence[GameState], seats: Sequence[int]
@@ -363,18 +370,21 @@ class Encoder:
                 f"encode: {count} states and {len(seats)} seats for capacity {self.capacity}"
             )
         plan = self._plan
+        n, nbytes = plan.n, plan.nbytes
         obs_bytes = []
-        mask_bytes = []
+        mask_ints = []
         reals = []
         for state, seat in zip(states, seats, strict=True):
-            if state.num_players != plan.n:
+            if len(state.hand_masks) != n:
                 raise ValueError(
-                    f"encode: a {state.num_players}-player state for a {plan.n}-player encoder"
+                    f"encode: a {state.num_players}-player state for a {n}-player encoder"
                 )
             bits, values = observation_bits(state, seat)
-            obs_bytes.append(bits.to_bytes(plan.nbytes, "little"))
-            mask_bytes.append(mask_bits(state, seat).to_bytes(_MASK_BYTES, "little"))
+            obs_bytes.append(bits.to_bytes(nbytes, "little"))
+            mask_ints.append(mask_bits(state, seat))
             reals.append(values)
+        self.mask_ints = mask_ints
+        mask_bytes = [bits.to_bytes(_MASK_BYTES, "little") for bits in mask_ints]
         observations = self.observations[:count]
         masks = self.masks[:count]
         if count:
@@ -429,7 +439,11 @@ def observation_row(state: GameState, seat: int) -> npt.NDArray[np.float32]:
 
 def mask_row(state: GameState, seat: int) -> npt.NDArray[np.int8]:
     """:func:`encode_mask` without the argument checks (see :func:`observation_row`)."""
-    bits = mask_bits(state, seat)
+    return mask_array(mask_bits(state, seat))
+
+
+def mask_array(bits: int) -> npt.NDArray[np.int8]:
+    """A new int8 row of the mask integer ``bits`` (of :func:`mask_bits`)."""
     row = _MASK_ROWS.get(bits)
     if row is None:  # a few hundred masks recur: unpack each once, copy it after
         raw = np.frombuffer(bits.to_bytes(_MASK_BYTES, "little"), np.uint8)
