@@ -27,10 +27,11 @@ True
 trust boundary: for seat ``s`` it reads only ``hand_masks[s]``, ``discards[s]``, the
 public facts of the deal (trump card, folds, exchange counts, tricks, the stock's size)
 and, of the cutting ritual, only what R13 lets ``s`` see.  A seat's draws (R23) are not
-in the compact fields; they come from ``state.view(s).draw_indices``, once per deal
-and seat.  The property test in ``tests/test_fast_encoding.py`` proves that the result
-equals :func:`~bohmisch_watten.encoding.observation` of ``state.view(s)`` — a function
-of the view alone — for every seat of random states of every size and variant.
+in the compact fields; they come from ``views.drawn_cards(state, s)``, the reading that
+fills ``state.view(s).draw_indices``, once per deal fields and seat.  The property test
+in ``tests/test_fast_encoding.py`` proves that the result equals
+:func:`~bohmisch_watten.encoding.observation` of ``state.view(s)`` — a function of the
+view alone — for every seat of random states of every size and variant.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ from ..seats import left_of
 from ..state import GameState
 from ..tables import CRITICAL_MASK
 from ..tricks import PlayedTrick
+from ..views import drawn_cards
 
 __all__ = [
     "Encoder",
@@ -79,7 +81,6 @@ __all__ = [
 ]
 
 _CUT: Final = Phase.CUT
-_DEAL: Final = Phase.DEAL
 _EXCHANGE: Final = Phase.EXCHANGE
 _PLAY: Final = Phase.PLAY
 _PHASE_ROW: Final = {phase: k for k, phase in enumerate(Phase)}
@@ -175,14 +176,13 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, float]:
     else:
         rows = [None] * plan.n
     rot = plan.rotation[seat]
-    phase = state.phase
     counts = deal.exchanged
     bits = deal.discards[seat] << plan.discards
-    if counts[seat] > 0 and phase is not _CUT and phase is not _DEAL:
+    if counts[seat] > 0:
         # R23: a seat's draws are not among the compact fields (they are read off the
         # deal's shuffle); its own view holds them, and nobody else's.
         draws = 0
-        for card in state.view(seat).draw_indices:
+        for card in drawn_cards(state, seat):
             draws |= 1 << card
         bits |= draws << plan.draws
     for looker, card, taken in deal.cut:
