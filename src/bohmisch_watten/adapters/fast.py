@@ -216,31 +216,34 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, float]:
 
 
 def _game_bits(game: GameFields, seat: int, plan: _Plan) -> tuple[int, tuple[float, ...]]:
-    """The columns that change once a deal: dealer, forehand, scores; for every seat at
-    once, on the first read of new game fields."""
+    """The columns that change once a deal: dealer, forehand, scores; once per game
+    fields and seat."""
     hit = _GAME_CACHE.get(id(game))
     if hit is not None and hit[0] is game:
-        return hit[1][seat]
+        rows = hit[1]
+        row = rows[seat]
+        if row is not None:
+            return row
+    else:
+        rows = [None] * plan.n
+        if len(_GAME_CACHE) >= _CACHE_LIMIT:
+            _GAME_CACHE.clear()
+        _GAME_CACHE[id(game)] = (game, rows)
+    rot = plan.rotation[seat]
     dealer = game.dealer
-    forehand = left_of(dealer, plan.n)  # R2
     goal = 2 * game.rules.start_score
-    share = [min(max(score, 0), goal) / goal for score in game.scores]
-    rows = tuple(
-        (
-            1 << plan.dealer + rot[dealer] | 1 << plan.forehand + rot[forehand],
-            tuple(share[s] for s in order),
-        )
-        for rot, order in zip(plan.rotation, plan.order, strict=True)
+    scores = game.scores
+    row = (
+        1 << plan.dealer + rot[dealer] | 1 << plan.forehand + rot[left_of(dealer, plan.n)],  # R2
+        tuple(min(max(scores[s], 0), goal) / goal for s in plan.order[seat]),
     )
-    if len(_GAME_CACHE) >= _CACHE_LIMIT:
-        _GAME_CACHE.clear()
-    _GAME_CACHE[id(game)] = (game, rows)
-    return rows[seat]
+    rows[seat] = row
+    return row
 
 
 _PLAYED_CACHE: dict[int, tuple[object, list[int], list[int | None]]] = {}
 _DEAL_CACHE: dict[int, tuple[object, float, list[int | None]]] = {}
-_GAME_CACHE: dict[int, tuple[object, tuple[tuple[int, tuple[float, ...]], ...]]] = {}
+_GAME_CACHE: dict[int, tuple[object, list[tuple[int, tuple[float, ...]] | None]]] = {}
 _WON: Final = {
     (won, seat): tuple(won[s] / 5 for s in (*range(seat, len(won)), *range(seat)))
     for n in (2, 3, 4)
