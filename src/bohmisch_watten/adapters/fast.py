@@ -57,13 +57,14 @@ from ..action_ids import (
 from ..actions import PLAY_ACTIONS, Action
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..bots.policy import decide
-from ..cards import CRITICALS
+from ..cards import CRITICALS, DECK
 from ..encoding import layout, observation_size
 from ..facts import GameFields
 from ..phase import Phase
 from ..seats import left_of
 from ..state import GameState
 from ..tables import CRITICAL_MASK
+from ..tables import bits as card_indices
 from ..tricks import PlayedTrick
 from ..views import drawn_cards
 
@@ -486,7 +487,8 @@ def bot_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Act
     if kind is _RANDOM:
         return rng.choice(state.legal_actions())
     if kind is _HEURISTIC:
-        return decide(
-            state.phase, state.legal_actions(), state.hands[seat], state.trick, state.trump_card
-        )
+        # The seat's own hand only, as its view gives it (``state.hands`` would build
+        # every seat's).
+        hand = tuple([DECK[card] for card in card_indices(state.hand_masks[seat])])
+        return decide(state.phase, state.legal_actions(), hand, state.trick, state.trump_card)
     return bot.choose(state.view(seat), rng)
