@@ -436,9 +436,21 @@ def observation_row(state: GameState, seat: int) -> npt.NDArray[np.float32]:
     bits, reals = observation_bits(state, seat)
     plan = _PLANS[len(state.hand_masks)]
     raw = np.frombuffer(bits.to_bytes(plan.nbytes, "little"), np.uint8)
-    out = np.unpackbits(raw, count=plan.size, bitorder="little").astype(np.float32)
+    # One lookup of each byte's eight float32 columns: no unpacking, no conversion.
+    out = _BYTE_COLUMNS.take(raw, axis=0).reshape(-1)[: plan.size]
     out[plan.real_columns] = reals
     return out
+
+
+def _byte_columns() -> npt.NDArray[np.float32]:
+    table = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+    columns = table.astype(np.float32)
+    columns.flags.writeable = False
+    return columns
+
+
+_BYTE_COLUMNS: Final = _byte_columns()
+"""Row ``b``: the eight 0/1 columns of byte value ``b``, lowest bit first; read-only."""
 
 
 def mask_row(state: GameState, seat: int) -> npt.NDArray[np.int8]:
