@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import random
 
-from ..action_ids import NUM_ACTION_IDS
 from ..bots import Bot
 from ..state import GameState, new_game
 from ._config import count_argument, opponent_bots, rules_argument
 from ._episodes import deal_over, deal_rewards
 from ._positions import deal_start
-from .fast import action_for, bot_action, mask_bits
+from .fast import action_for, bot_action
 
 __all__ = ["SeatGame"]
 
@@ -96,10 +95,6 @@ class SeatGame:
                 state = after
         self.state = state
         return reward
-
-    def legal(self, index: int) -> bool:
-        """Whether action id ``index`` is legal for the seat now."""
-        return 0 <= index < NUM_ACTION_IDS and bool(mask_bits(self.state, self.seat) >> index & 1)
 
     def play(self, index: int) -> tuple[float, bool, bool]:
         """Play the legal id ``index``, then the bots: ``(reward, terminated, truncated)``.
