@@ -427,7 +427,7 @@ def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
         TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
         ValueError: naming ``seat`` if it is not a seat of the game.
     """
-    return mask_row(_check(state, seat), seat)
+    return mask_array(mask_bits(_check(state, seat), seat))
 
 
 def observation_row(state: GameState, seat: int) -> npt.NDArray[np.float32]:
