@@ -56,6 +56,7 @@ from .cards import DECK
 from .errors import FormatError
 from .phase import Phase
 from .state import GameState
+from .tables import bits
 from .views import PlayerView
 
 __all__ = [
@@ -135,7 +136,7 @@ def _hand_indices(state: GameState | PlayerView) -> list[int]:
                 f"this is seat {state.player}'s view"
             )
         return [card.index for card in state.hand]  # sorted by index
-    return [card.index for card in state.hands[seat]]  # sorted by index
+    return bits(state.hand_masks[seat])  # sorted by index
 
 
 def action_to_id(state: GameState | PlayerView, action: Action) -> int:

@@ -484,9 +484,7 @@ def make_view(state: GameState, player: int) -> PlayerView:
     phase = state.phase
     deal = state.deal_fields
     exchanged = deal.exchanged
-    draws: tuple[int, ...] = ()
-    if phase is not Phase.CUT and phase is not Phase.DEAL and exchanged[player] > 0:
-        draws = _draws(state, player)
+    draws = drawn_cards(state, player)
     return PlayerView(
         player=player,
         num_players=n,
@@ -515,9 +513,19 @@ def make_view(state: GameState, player: int) -> PlayerView:
     )
 
 
-def _draws(state: GameState, player: int) -> tuple[int, ...]:
-    """The cards ``player`` drew from the stock, in order: read off the deal's shuffle (R20)."""
+def drawn_cards(state: GameState, player: int) -> tuple[int, ...]:
+    """The card indices ``player`` drew from the stock in this deal, in order (R20).
+
+    What ``state.view(player)`` holds as ``draw_indices``, and only that seat's view
+    (R23): () before it exchanged.  The draws are not among the state's compact fields
+    but read off the deal's shuffle, so this is the one reading of them, for the view
+    and for the encoder of :mod:`bohmisch_watten.adapters.fast`, which needs them
+    without building a whole view.
+    """
+    phase = state.phase
     deal = state.deal_fields
+    if phase is Phase.CUT or phase is Phase.DEAL or deal.exchanged[player] <= 0:
+        return ()
     exchanged, n = deal.exchanged, state.num_players
     dealer, took = state.dealer, deal.took_trump
     order = seat_order(dealer, n)

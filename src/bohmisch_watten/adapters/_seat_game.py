@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import random
 
-from ..action_ids import NUM_ACTION_IDS, id_to_action
 from ..bots import Bot
 from ..state import GameState, new_game
 from ._config import count_argument, opponent_bots, rules_argument
 from ._episodes import deal_over, deal_rewards
 from ._positions import deal_start
-from .fast import bot_action, mask_bits
+from .fast import action_for, bot_action
 
 __all__ = ["SeatGame"]
 
@@ -71,6 +70,10 @@ class SeatGame:
         state = self.state
         if self.ended(state) or self.capped(state):
             return 0.0
+        return self._bots_move(state)
+
+    def _bots_move(self, state: GameState) -> float:
+        """:meth:`advance` from ``state``, known not to end the episode."""
         reward = 0.0
         seat, rng, bots = self.seat, self.rng, self.opponents
         while True:
@@ -93,20 +96,27 @@ class SeatGame:
         self.state = state
         return reward
 
-    def legal(self, index: int) -> bool:
-        """Whether action id ``index`` is legal for the seat now."""
-        return 0 <= index < NUM_ACTION_IDS and bool(mask_bits(self.state, self.seat) >> index & 1)
-
     def play(self, index: int) -> tuple[float, bool, bool]:
-        """Play the legal id ``index``, then the bots: ``(reward, terminated, truncated)``."""
+        """Play the legal id ``index``, then the bots: ``(reward, terminated, truncated)``.
+
+        Paying, ending and the cap all follow the game fields, which change only when
+        a deal's points are posted (R28): a step that leaves them as they were pays 0
+        and ends nothing, so the checks run only on a step that posted a deal.
+        """
         state = self.state
-        after = state.apply(id_to_action(state, index))
-        reward = self.pay(state, after)
-        self.state = after
-        reward += self.advance()
+        game = state.game_fields
+        after = state.apply(action_for(state, index))
+        if after.game_fields is game:
+            self.state = after
+            reward = self._bots_move(after)
+        else:
+            reward = self.pay(state, after)
+            self.state = after
+            reward += self.advance()
+        if self.state.game_fields is game:
+            return reward, False, False
         terminated = self.ended(self.state)
-        truncated = not terminated and self.capped(self.state)
-        return reward, terminated, truncated
+        return reward, terminated, not terminated and self.capped(self.state)
 
     @classmethod
     def build(

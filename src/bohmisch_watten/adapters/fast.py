@@ -27,10 +27,11 @@ True
 trust boundary: for seat ``s`` it reads only ``hand_masks[s]``, ``discards[s]``, the
 public facts of the deal (trump card, folds, exchange counts, tricks, the stock's size)
 and, of the cutting ritual, only what R13 lets ``s`` see.  A seat's draws (R23) are not
-in the compact fields; they come from ``state.view(s).draw_indices``, once per deal
-and seat.  The property test in ``tests/test_fast_encoding.py`` proves that the result
-equals :func:`~bohmisch_watten.encoding.observation` of ``state.view(s)`` — a function
-of the view alone — for every seat of random states of every size and variant.
+in the compact fields; they come from ``views.drawn_cards(state, s)``, the reading that
+fills ``state.view(s).draw_indices``, once per deal fields and seat.  The property test
+in ``tests/test_fast_encoding.py`` proves that the result equals
+:func:`~bohmisch_watten.encoding.observation` of ``state.view(s)`` — a function of the
+view alone — for every seat of random states of every size and variant.
 """
 
 from __future__ import annotations
@@ -45,28 +46,42 @@ import numpy as np
 import numpy.typing as npt
 
 from .._layout import STOCK_LIMIT
-from ..action_ids import EXCHANGE_BASE, EXCHANGE_TRUMP_BASE, FOLD_ID, NUM_ACTION_IDS, PLAY_BASE
-from ..actions import Action
+from ..action_ids import (
+    EXCHANGE_BASE,
+    EXCHANGE_TRUMP_BASE,
+    FOLD_ID,
+    NUM_ACTION_IDS,
+    PLAY_BASE,
+    id_to_action,
+)
+from ..actions import PLAY_ACTIONS, Action
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..bots.policy import decide
-from ..cards import CRITICALS
+from ..cards import CRITICALS, DECK
 from ..encoding import layout, observation_size
+from ..facts import GameFields
 from ..phase import Phase
 from ..seats import left_of
 from ..state import GameState
 from ..tables import CRITICAL_MASK
+from ..tables import bits as card_indices
+from ..tricks import PlayedTrick
+from ..views import drawn_cards
 
 __all__ = [
     "Encoder",
+    "action_for",
     "bot_action",
     "encode_mask",
     "encode_observation",
+    "mask_array",
     "mask_bits",
+    "mask_row",
     "observation_bits",
+    "observation_row",
 ]
 
 _CUT: Final = Phase.CUT
-_DEAL: Final = Phase.DEAL
 _EXCHANGE: Final = Phase.EXCHANGE
 _PLAY: Final = Phase.PLAY
 _PHASE_ROW: Final = {phase: k for k, phase in enumerate(Phase)}
@@ -119,22 +134,33 @@ class _Plan:
 _PLANS: Final = {n: _Plan(n) for n in (2, 3, 4)}
 
 
-def _played_bits(state: GameState, seat: int, plan: _Plan) -> int:
-    """The ``played`` block: each seat's cards in the finished tricks, rotated (R27)."""
-    tricks = state.played_tricks
-    key = (id(tricks), seat)
-    hit = _PLAYED_CACHE.get(key)
+def _played_bits(tricks: tuple[PlayedTrick, ...], seat: int, plan: _Plan) -> int:
+    """The ``played`` block: each seat's cards in the finished tricks, rotated (R27).
+
+    The finished tricks change once a trick and are the same for every seat: each
+    seat's cards are gathered once per new tuple, and rotated for a seat on its first
+    read.
+    """
+    hit = _PLAYED_CACHE.get(id(tricks))
     if hit is not None and hit[0] is tricks:
-        return hit[1]
-    rot = plan.rotation[seat]
+        cards, rows = hit[1], hit[2]
+        bits = rows[seat]
+        if bits is not None:
+            return bits
+    else:
+        cards = [0] * plan.n
+        for plays, _ in tricks:
+            for player, card in plays:
+                cards[player] |= 1 << card
+        rows = [None] * plan.n
+        if len(_PLAYED_CACHE) >= _CACHE_LIMIT:
+            _PLAYED_CACHE.clear()
+        _PLAYED_CACHE[id(tricks)] = (tricks, cards, rows)  # the reference keeps the id
+    base = plan.played
     bits = 0
-    for plays, _ in tricks:
-        for player, card in plays:
-            bits |= 1 << 32 * rot[player] + card
-    bits <<= plan.played
-    if len(_PLAYED_CACHE) >= _CACHE_LIMIT:
-        _PLAYED_CACHE.clear()
-    _PLAYED_CACHE[key] = (tricks, bits)  # the reference keeps the id from being reused
+    for player, row in enumerate(plan.rotation[seat]):
+        bits |= cards[player] << base + 32 * row
+    rows[seat] = bits
     return bits
 
 
@@ -142,19 +168,22 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, float]:
     """The columns that change a few times a deal: discards, draws, ritual, trump,
     folds, exchanges (R12–R23), and the stock's share; once per deal fields and seat."""
     deal = state.deal_fields
-    key = (id(deal), seat)
-    hit = _DEAL_CACHE.get(key)
+    hit = _DEAL_CACHE.get(id(deal))
     if hit is not None and hit[0] is deal:
-        return hit[1], hit[2]
+        bits = hit[2][seat]
+        if bits is not None:
+            return bits, hit[1]
+        rows = hit[2]
+    else:
+        rows = [None] * plan.n
     rot = plan.rotation[seat]
-    phase = state.phase
     counts = deal.exchanged
-    bits: int = deal.discards[seat] << plan.discards
-    if counts[seat] > 0 and phase is not _CUT and phase is not _DEAL:
+    bits = deal.discards[seat] << plan.discards
+    if counts[seat] > 0:
         # R23: a seat's draws are not among the compact fields (they are read off the
         # deal's shuffle); its own view holds them, and nobody else's.
         draws = 0
-        for card in state.view(seat).draw_indices:
+        for card in drawn_cards(state, seat):
             draws |= 1 << card
         bits |= draws << plan.draws
     for looker, card, taken in deal.cut:
@@ -179,36 +208,43 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, float]:
         if count >= 0:
             bits |= 1 << plan.exchanged + 6 * r + count
     stock = len(deal.pack) / 32
-    if len(_DEAL_CACHE) >= _CACHE_LIMIT:
-        _DEAL_CACHE.clear()
-    _DEAL_CACHE[key] = (deal, bits, stock)
+    rows[seat] = bits
+    if hit is None or hit[0] is not deal:
+        if len(_DEAL_CACHE) >= _CACHE_LIMIT:
+            _DEAL_CACHE.clear()
+        _DEAL_CACHE[id(deal)] = (deal, stock, rows)
     return bits, stock
 
 
-def _game_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, tuple[float, ...]]:
-    """The columns that change once a deal: dealer, forehand, scores; once per deal."""
-    game = state.game_fields
-    key = (id(game), seat)
-    hit = _GAME_CACHE.get(key)
+def _game_bits(game: GameFields, seat: int, plan: _Plan) -> tuple[int, tuple[float, ...]]:
+    """The columns that change once a deal: dealer, forehand, scores; once per game
+    fields and seat."""
+    hit = _GAME_CACHE.get(id(game))
     if hit is not None and hit[0] is game:
-        return hit[1], hit[2]
+        rows = hit[1]
+        row = rows[seat]
+        if row is not None:
+            return row
+    else:
+        rows = [None] * plan.n
+        if len(_GAME_CACHE) >= _CACHE_LIMIT:
+            _GAME_CACHE.clear()
+        _GAME_CACHE[id(game)] = (game, rows)
     rot = plan.rotation[seat]
     dealer = game.dealer
-    bits = (
-        1 << plan.dealer + rot[dealer] | 1 << plan.forehand + rot[left_of(dealer, plan.n)]
-    )  # R2: forehand
     goal = 2 * game.rules.start_score
     scores = game.scores
-    reals = tuple(min(max(scores[s], 0), goal) / goal for s in plan.order[seat])
-    if len(_GAME_CACHE) >= _CACHE_LIMIT:
-        _GAME_CACHE.clear()
-    _GAME_CACHE[key] = (game, bits, reals)
-    return bits, reals
+    row = (
+        1 << plan.dealer + rot[dealer] | 1 << plan.forehand + rot[left_of(dealer, plan.n)],  # R2
+        tuple(min(max(scores[s], 0), goal) / goal for s in plan.order[seat]),
+    )
+    rows[seat] = row
+    return row
 
 
-_PLAYED_CACHE: dict[tuple[int, int], tuple[object, int]] = {}
-_DEAL_CACHE: dict[tuple[int, int], tuple[object, int, float]] = {}
-_GAME_CACHE: dict[tuple[int, int], tuple[object, int, tuple[float, ...]]] = {}
+_PLAYED_CACHE: dict[int, tuple[object, list[int], list[int | None]]] = {}
+_DEAL_CACHE: dict[int, tuple[object, float, list[int | None]]] = {}
+_GAME_CACHE: dict[int, tuple[object, list[tuple[int, tuple[float, ...]] | None]]] = {}
 _WON: Final = {
     (won, seat): tuple(won[s] / 5 for s in (*range(seat, len(won)), *range(seat)))
     for n in (2, 3, 4)
@@ -227,19 +263,21 @@ def observation_bits(state: GameState, seat: int) -> tuple[int, tuple[float, ...
     ``tricks_won``, ``scores`` and ``stock`` in that order (:attr:`Encoder.real_columns`).
     No argument checks: this is the inner loop (:func:`encode_observation` checks).
     """
-    plan = _PLANS[state.game_fields[0]]
+    game = state.game_fields
+    plan = _PLANS[game[0]]
     deal_bits, stock = _deal_bits(state, seat, plan)
-    game_bits, scores = _game_bits(state, seat, plan)
+    game_bits, scores = _game_bits(game, seat, plan)
     bits: int = state.hand_masks[seat] | deal_bits | game_bits
     rot = plan.rotation[seat]
-    first = True
-    for player, card in state.trick_plays:
-        bits |= 1 << plan.trick + 32 * rot[player] + card
-        if first:
-            bits |= 1 << plan.trick_leader + rot[player]
-            first = False
-    if state.played_tricks:
-        bits |= _played_bits(state, seat, plan)
+    trick = state.trick_plays
+    if trick:
+        base = plan.trick
+        for player, card in trick:
+            bits |= 1 << base + 32 * rot[player] + card
+        bits |= 1 << plan.trick_leader + rot[trick[0][0]]
+    tricks = state.played_tricks
+    if tricks:
+        bits |= _played_bits(tricks, seat, plan)
     mover = state.current_player
     if mover is not None:
         bits |= 1 << plan.to_act + rot[mover]
@@ -318,6 +356,8 @@ class Encoder:
         )
         self.masks: npt.NDArray[np.int8] = np.zeros((capacity, NUM_ACTION_IDS), np.int8)
         self.real_columns = self._plan.real_columns
+        self.mask_ints: list[int] = []
+        """The masks of the last :meth:`encode` as integers (:func:`mask_bits`), by row."""
 
     def encode(
         self, states: Sequence[GameState], seats: Sequence[int]
@@ -334,18 +374,21 @@ class Encoder:
                 f"encode: {count} states and {len(seats)} seats for capacity {self.capacity}"
             )
         plan = self._plan
+        n, nbytes = plan.n, plan.nbytes
         obs_bytes = []
-        mask_bytes = []
+        mask_ints = []
         reals = []
         for state, seat in zip(states, seats, strict=True):
-            if state.num_players != plan.n:
+            if len(state.hand_masks) != n:
                 raise ValueError(
-                    f"encode: a {state.num_players}-player state for a {plan.n}-player encoder"
+                    f"encode: a {state.num_players}-player state for a {n}-player encoder"
                 )
             bits, values = observation_bits(state, seat)
-            obs_bytes.append(bits.to_bytes(plan.nbytes, "little"))
-            mask_bytes.append(mask_bits(state, seat).to_bytes(_MASK_BYTES, "little"))
+            obs_bytes.append(bits.to_bytes(nbytes, "little"))
+            mask_ints.append(mask_bits(state, seat))
             reals.append(values)
+        self.mask_ints = mask_ints
+        mask_bytes = [bits.to_bytes(_MASK_BYTES, "little") for bits in mask_ints]
         observations = self.observations[:count]
         masks = self.masks[:count]
         if count:
@@ -374,12 +417,7 @@ def encode_observation(state: GameState, seat: int) -> npt.NDArray[np.float32]:
         TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
         ValueError: naming ``seat`` if it is not a seat of the game.
     """
-    plan = _PLANS[_check(state, seat).num_players]
-    bits, reals = observation_bits(state, seat)
-    raw = np.frombuffer(bits.to_bytes(plan.nbytes, "little"), np.uint8)
-    out = np.unpackbits(raw, count=plan.size, bitorder="little").astype(np.float32)
-    out[plan.real_columns] = reals
-    return out
+    return observation_row(_check(state, seat), seat)
 
 
 def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
@@ -389,7 +427,39 @@ def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
         TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
         ValueError: naming ``seat`` if it is not a seat of the game.
     """
-    bits = mask_bits(_check(state, seat), seat)
+    return mask_array(mask_bits(_check(state, seat), seat))
+
+
+def observation_row(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+    """:func:`encode_observation` without the argument checks, for an environment that
+    passes its own state and a seat it knows to be valid (one step's inner loop)."""
+    bits, reals = observation_bits(state, seat)
+    plan = _PLANS[len(state.hand_masks)]
+    raw = np.frombuffer(bits.to_bytes(plan.nbytes, "little"), np.uint8)
+    # One lookup of each byte's eight float32 columns: no unpacking, no conversion.
+    out = _BYTE_COLUMNS.take(raw, axis=0).reshape(-1)[: plan.size]
+    out[plan.real_columns] = reals
+    return out
+
+
+def _byte_columns() -> npt.NDArray[np.float32]:
+    table = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little")
+    columns = table.astype(np.float32)
+    columns.flags.writeable = False
+    return columns
+
+
+_BYTE_COLUMNS: Final = _byte_columns()
+"""Row ``b``: the eight 0/1 columns of byte value ``b``, lowest bit first; read-only."""
+
+
+def mask_row(state: GameState, seat: int) -> npt.NDArray[np.int8]:
+    """:func:`encode_mask` without the argument checks (see :func:`observation_row`)."""
+    return mask_array(mask_bits(state, seat))
+
+
+def mask_array(bits: int) -> npt.NDArray[np.int8]:
+    """A new int8 row of the mask integer ``bits`` (of :func:`mask_bits`)."""
     row = _MASK_ROWS.get(bits)
     if row is None:  # a few hundred masks recur: unpack each once, copy it after
         raw = np.frombuffer(bits.to_bytes(_MASK_BYTES, "little"), np.uint8)
@@ -401,6 +471,19 @@ def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
 
 
 _MASK_ROWS: dict[int, npt.NDArray[np.int8]] = {}
+
+
+def action_for(state: GameState, index: int) -> Action:
+    """``id_to_action(state, index)``, a card's id answered first from the table.
+
+    A card play's action is the same in every state (ids 67–98 are the 32 cards), and
+    it is most of a game's decisions; every other id, and every bad one, goes to
+    :func:`~bohmisch_watten.action_ids.id_to_action`, the one mapping (an exchange id
+    names hand positions, R18).  Legality is :meth:`GameState.apply`'s to check.
+    """
+    if PLAY_BASE <= index < NUM_ACTION_IDS:
+        return PLAY_ACTIONS[index - PLAY_BASE]
+    return id_to_action(state, index)
 
 
 def bot_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Action:
@@ -416,7 +499,8 @@ def bot_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Act
     if kind is _RANDOM:
         return rng.choice(state.legal_actions())
     if kind is _HEURISTIC:
-        return decide(
-            state.phase, state.legal_actions(), state.hands[seat], state.trick, state.trump_card
-        )
+        # The seat's own hand only, as its view gives it (``state.hands`` would build
+        # every seat's).
+        hand = tuple([DECK[card] for card in card_indices(state.hand_masks[seat])])
+        return decide(state.phase, state.legal_actions(), hand, state.trick, state.trump_card)
     return bot.choose(state.view(seat), rng)

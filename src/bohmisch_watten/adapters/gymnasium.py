@@ -52,7 +52,7 @@ from ..rules import Rules
 from ..state import GameState
 from ._episodes import action_index
 from ._seat_game import SeatGame
-from .fast import encode_mask, encode_observation
+from .fast import mask_array, mask_bits, observation_row
 
 __all__ = ["ENV_ID", "WattenEnv"]
 
@@ -90,6 +90,7 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = spaces.Box(0.0, 1.0, (observation_size(n),), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTION_IDS)
         self._done = False
+        self._mask = 0
 
     @property
     def opponents(self) -> dict[int, Bot]:
@@ -105,7 +106,9 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
         state, seat = self._game.state, self.seat
-        return encode_observation(state, seat), {"action_mask": encode_mask(state, seat)}
+        # The mask's integer is kept: the next step checks its action against it.
+        self._mask = mask_bits(state, seat)
+        return observation_row(state, seat), {"action_mask": mask_array(self._mask)}
 
     # ---------------------------------------------------------------- the API
 
@@ -129,8 +132,8 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         """
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
-        index = action_index(action)
-        if not self._game.legal(index):
+        index = action if type(action) is int else action_index(action)
+        if not (0 <= index < NUM_ACTION_IDS and self._mask >> index & 1):
             self._done = True
             obs, info = self._observe()
             info["illegal"] = True

@@ -39,17 +39,19 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..action_ids import NUM_ACTION_IDS, id_to_action
+from ..action_ids import NUM_ACTION_IDS
 from ..encoding import observation_size
+from ..phase import Phase
 from ..rules import Rules
 from ..state import GameState, new_game
 from ._config import count_argument, rules_argument
 from ._episodes import action_index, deal_over, deal_rewards
-from .fast import encode_mask, encode_observation
+from .fast import action_for, mask_row, observation_row
 
 __all__ = ["env", "raw_env"]
 
 _DEFAULT_RULES: Final = Rules()
+_DEAL: Final = Phase.DEAL
 
 
 def env(
@@ -120,16 +122,20 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self._seats[agent]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """The agent's observation vector and action mask, from its view only."""
+        """The agent's observation vector and action mask, from its view only.
+
+        Computed when asked (``last()`` asks for the agent to act only), as new arrays
+        the caller may keep.
+        """
         seat = self._seats[agent]
-        return {
-            "observation": encode_observation(self.game_state, seat),
-            "action_mask": encode_mask(self.game_state, seat),
-        }
+        state = self.game_state
+        return {"observation": observation_row(state, seat), "action_mask": mask_row(state, seat)}
 
     def _deal_until_decision(self) -> None:
-        while self.game_state.is_chance_node:
-            self.game_state = self.game_state.apply(self.game_state.sample_chance(self._rng))
+        state = self.game_state
+        while state.phase is _DEAL:  # a chance node (R11)
+            state = state.apply(state.sample_chance(self._rng))
+        self.game_state = state
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game, dealer seat 0; ``seed`` fixes every shuffle of it."""
@@ -141,6 +147,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._paid = False
         self.game_state = new_game(len(self.possible_agents), rules=self.rules)
         self._deal_until_decision()
         self._select()
@@ -162,17 +169,22 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        index = action if type(action) is int else action_index(action)
         self._cumulative_rewards[agent] = 0.0
         before = self.game_state
-        after = before.apply(id_to_action(before, action_index(action)))
+        after = before.apply(action_for(before, index))
         self.game_state = after
-        self._deal_until_decision()
-        if after.game_fields is before.game_fields and not after.is_terminal:
-            # Within a deal nothing is paid, nothing ends: the game fields change only
-            # when a deal's points are posted (R28).
-            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
-            self._select()
+        seat = after.current_player
+        if after.game_fields is before.game_fields and seat is not None:
+            # Within a deal a seat is to act and nothing is paid or ends: the game fields
+            # change only when a deal's points are posted (R28).  The zero rewards are
+            # rebuilt only if the last step paid something.
+            if self._paid:
+                self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+                self._paid = False
+            self.agent_selection = self.possible_agents[seat]
             return
+        self._deal_until_decision()
         n = len(self.possible_agents)
         rewards = deal_rewards(before, after) if deal_over(before, after) else (0.0,) * n
         if after.is_terminal:
@@ -185,6 +197,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             for name in self.possible_agents:
                 self.truncations[name] = True
         self.rewards = {name: rewards[seat] for seat, name in enumerate(self.possible_agents)}
+        self._paid = True
         self._accumulate_rewards()
         self._select()
 

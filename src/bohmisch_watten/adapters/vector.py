@@ -104,6 +104,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._generators: list[np.random.Generator | None] = [None] * self.num_envs
         self._autoreset = np.zeros(self.num_envs, np.bool_)
         self._seats = [first.seat] * self.num_envs
+        self._masks: list[int] = [0] * self.num_envs
 
     # ------------------------------------------------------------------ helpers
 
@@ -116,7 +117,10 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.games[i].reset(random.Random(int(generator.integers(2**62))))
 
     def _observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        observations, masks = self._encoder.encode([g.state for g in self.games], self._seats)
+        encoder = self._encoder
+        observations, masks = encoder.encode([g.state for g in self.games], self._seats)
+        # The masks' integers are kept: the next step checks each action against them.
+        self._masks = encoder.mask_ints
         everyone = np.ones(self.num_envs, np.bool_)
         return observations.copy(), {"action_mask": masks.copy(), "_action_mask": everyone}
 
@@ -172,27 +176,30 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if ids.shape != (self.num_envs,):
             raise ValueError(f"actions must hold {self.num_envs} ids, got shape {ids.shape}")
         n = self.num_envs
-        rewards = np.zeros(n, np.float64)
-        terminated = np.zeros(n, np.bool_)
-        truncated = np.zeros(n, np.bool_)
+        rewards = [0.0] * n
+        terminated = [False] * n
+        truncated = [False] * n
         illegal: list[int] = []
-        autoreset = self._autoreset
+        autoreset = self._autoreset.tolist()
+        masks = self._masks  # each game's mask as of the last observation
         for i, (game, action) in enumerate(zip(self.games, ids.tolist(), strict=True)):
             if autoreset[i]:
                 self._restart(i, None)
                 continue
-            index = action_index(action)
-            if not game.legal(index):
+            index = action if type(action) is int else action_index(action)
+            if not (0 <= index < NUM_ACTION_IDS and masks[i] >> index & 1):
                 illegal.append(i)
                 rewards[i] = -1.0
                 terminated[i] = True
                 continue
             rewards[i], terminated[i], truncated[i] = game.play(index)
-        self._autoreset = terminated | truncated
+        ended = np.array(terminated, np.bool_)
+        cut = np.array(truncated, np.bool_)
+        self._autoreset = ended | cut
         observations, infos = self._observe()
         if illegal:
             flags = np.zeros(n, np.bool_)
             flags[illegal] = True
             infos["illegal"] = flags
             infos["_illegal"] = flags.copy()
-        return observations, rewards, terminated, truncated, infos
+        return observations, np.array(rewards, np.float64), ended, cut, infos
