@@ -280,6 +280,11 @@ def test_an_answer_within_the_grace_margin_counts(tmp_path: Path) -> None:
     ("written", "message"),
     [
         ("'hello world\\n'", "answered decide with 'hello world', not JSON"),
+        # The one hardened parser: a repeated key is refused, not resolved to the last.
+        (
+            '\'{"type": "action", "action": "fold", "action": "fold"}\\n\'',
+            "not JSON",
+        ),
         ("'[1, 2]\\n'", "answered decide with '[1, 2]', not a 'action' message"),
         ('\'{"type": "actions"}\\n\'', "not a 'action' message"),
         (

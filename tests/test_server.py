@@ -150,6 +150,9 @@ def test_a_table_is_created_listed_and_served(db: str) -> None:
     ("body", "status", "message"),
     [
         ("{", 400, "the body is not JSON"),
+        ('{"players": 2, "players": 4}', 400, "field 'players' appears twice"),
+        ('{"delay": NaN}', 400, "the body is not JSON"),
+        ('{"rules": [[[[["deep"]]]]]}', 400, "nested 6 levels deep"),
         ("[1]", 400, "the body must be a JSON object"),
         ('{"colour": 1}', 400, "unknown field 'colour'"),
         ('{"players": "4"}', 400, "players must be an integer"),

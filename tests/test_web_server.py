@@ -289,3 +289,17 @@ def test_a_page_of_another_site_cannot_connect() -> None:
         ours = {"origin": "http://testserver"}
         with client.websocket_connect(f"/ws/{token}", headers=ours) as ws:
             assert ws.receive_json()["type"] == "state"
+
+
+def test_a_message_is_read_by_the_hardened_parser() -> None:
+    """A repeated key, NaN or deep nesting is refused, never resolved silently."""
+    from bohmisch_watten.web._wire import check_message
+
+    assert check_message('{"type": "hint"}') == {"type": "hint"}
+    twice = check_message('{"type": "hint", "type": "action", "action": "fold"}')
+    assert isinstance(twice, str)
+    assert "appears twice" in twice
+    assert isinstance(check_message('{"type": NaN}'), str)
+    deep = check_message('{"type": [[[[["x"]]]]]}')
+    assert isinstance(deep, str)
+    assert "deep" in deep

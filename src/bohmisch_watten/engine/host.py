@@ -30,6 +30,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any, Final
 
+from .._documents import parse_json
 from ..actions import Action
 from ..events import Event
 from ..notation import parse_action
@@ -56,6 +57,9 @@ __all__ = [
     "EngineProtocolError",
     "EngineTimeoutError",
 ]
+
+_MAX_DEPTH: Final = 16
+"""The deepest nesting of an engine's answer (its options and actions are shallow)."""
 
 log: Final = logging.getLogger("bohmisch_watten.engine")
 
@@ -533,8 +537,10 @@ class Engine:
                        if during == "decide" else "")
                 )  # fmt: skip
             line = self._line()
-        try:
-            reply = json.loads(line)
+        try:  # the one hardened parser: a repeated key or NaN is no JSON either
+            reply = parse_json(
+                line, "the answer", max_chars=self.max_line_bytes, max_depth=_MAX_DEPTH
+            )
         except ValueError:
             raise EngineProtocolError(
                 f"answered {during} with {_snippet(line)}, not JSON"

@@ -17,10 +17,11 @@ from typing import IO, Any, Final
 
 import attrs
 
+from .._documents import parse_json
 from ..bots.base import Bot
 from ..notation import action_to_string
 from ..serialization import view_from_json
-from .protocol import PROTOCOL_VERSION, encode
+from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, encode
 
 __all__ = ["declared_options", "serve"]
 
@@ -104,7 +105,7 @@ def serve(
             log.write("> " + raw.decode("utf-8", "replace").rstrip("\n") + "\n")
             log.flush()
         try:
-            message = json.loads(raw)
+            message = parse_json(raw, "a message", max_chars=MAX_LINE_BYTES, max_depth=64)
             kind = message.get("type") if isinstance(message, dict) else None
         except ValueError:
             warnings.append(f"not JSON: {raw[:60]!r}")

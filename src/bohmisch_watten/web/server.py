@@ -38,6 +38,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .._documents import parse_json
 from ..errors import FormatError
 from ..rules import rules_from_text
 from ._i18n import localized_html
@@ -455,10 +456,10 @@ class GameServer:
         try:
             if len(body) > _MAX_BODY:
                 raise _BadRequest(f"the body is too long (at most {_MAX_BODY} bytes)", 413)
-            try:
-                data = json.loads(body)
-            except (ValueError, RecursionError):
-                raise _BadRequest("the body is not JSON") from None
+            try:  # the one hardened parser: no repeated key, no NaN, no deep nesting
+                data = parse_json(body, "the body", max_chars=_MAX_BODY, max_depth=4)
+            except ValueError as error:
+                raise _BadRequest(f"the body is not JSON ({error})") from None
             spec = _table_request(data, self.limits, self.delay)
             open_tables = await asyncio.to_thread(self.storage.count_tables)
             if open_tables >= self.limits.max_tables:
