@@ -371,6 +371,10 @@ class _Judge:
             self.memo[scores] = found
         return found
 
+    def after_mine(self, points: int) -> float:
+        """The value of ``me`` scoring ``points`` in this deal, by points (R29–R32)."""
+        return _utility(points, self.before[self.me], self.rules)
+
     def deal_end(self, won: tuple[int, ...], folded: tuple[bool, ...], trump: int) -> float:
         """The value of a deal that ends with ``won`` tricks per seat (R29–R32)."""
         points = deal_points(won, folded, trump, self.rules)
@@ -425,11 +429,25 @@ class _Table:
         self.next = tuple(nxt)  # R24: folded players are skipped
         self.folded = folded
         self.judge = judge
-        self.me = judge.me
+        self.me = me = judge.me
+        self.ends: dict[tuple[int, ...], float] = {}
+        # By points only ``me``'s tricks matter: one value per count, looked up.
+        # R29: a folded seat scores nothing, whatever the others take.
+        row = _points(state)[me]
+        self.values = (
+            tuple(judge.after_mine(0 if folded[me] else row[t]) for t in range(6))
+            if judge.race is None
+            else None
+        )
 
     def leaf(self, won: tuple[int, ...]) -> float:
         """The value of a finished deal for the judge's seat (R29-R32)."""
-        return self.judge.deal_end(won, self.folded, self.trump)
+        if self.values is not None:
+            return self.values[won[self.me]]
+        found = self.ends.get(won)
+        if found is None:
+            found = self.ends[won] = self.judge.deal_end(won, self.folded, self.trump)
+        return found
 
 
 def _points(state: GameState) -> tuple[tuple[int, ...], ...]:
