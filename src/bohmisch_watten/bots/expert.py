@@ -390,23 +390,25 @@ class _Judge:
         before the deal, a paranoid search deciding only ``me``'s tricks.
         """
         me = self.me
+        rows = list(_points(state))
+        mine = rows[me]  # point_table: the score change of 0-5 tricks (R29-R32)
+        if self.race is None:  # by points only me's own tricks count
+            rows[me] = tuple(-round(_SCALE * self.after_mine(p)) for p in mine)
+            return tuple(rows)
         trump = state.trump_index >> 3
         folded = state.folded
         active = [seat for seat in range(len(folded)) if not folded[seat]]
         other = active[0] if active[1] == me else active[1]
-        n = len(folded)
         row = []
         for t in range(6):
-            won = [0] * n
-            won[me] = t
             if len(active) == 2:
-                won[other] = 5 - t
+                won = [0] * len(folded)
+                won[me], won[other] = t, 5 - t
                 row.append(-round(_SCALE * self.deal_end(tuple(won), folded, trump)))
-                continue
-            mine = deal_points(tuple(won), folded, trump, self.rules)[me]
-            points = tuple(mine if seat == me else 0 for seat in range(n))
-            row.append(-round(_SCALE * self.after(post_scores(self.before, points, self.rules))))
-        rows = list(_points(state))
+            else:
+                after = list(self.before)
+                after[me] += mine[t]
+                row.append(-round(_SCALE * self.after(tuple(after))))
         rows[me] = tuple(row)
         return tuple(rows)
 
