@@ -18,6 +18,9 @@ expert: N deal starts from heuristic games, each dealt once and played with the
 variant in every seat in turn against ``--opponent`` bots; each variant's points per
 deal are compared, deal by deal, with the first variant's on the same cards (a paired
 difference with its standard error; negative is better, points count toward zero).
+The second figure is the race's (R31): the variant's points less the mean points of
+the other seats in the same deal, its lead gained; a fold scores 0 (R29) but lets the
+others share the tricks, which the first figure does not see.
 A variant ``SPEC|play`` lets the heuristic play its cards, ``SPEC|fold`` lets the
 heuristic decide whether to fold (the variant still picks the exchange):
 
@@ -153,8 +156,11 @@ def deal_starts(count: int, players: int, seed: int) -> list[tuple[GameState, Sh
     return out
 
 
-def _one_deal(task: tuple[int, GameState, Shuffle, int, str, str]) -> tuple[int, int, int]:
-    """The variant's points in one deal, in one seat, the others ``opponent``."""
+def _one_deal(
+    task: tuple[int, GameState, Shuffle, int, str, str],
+) -> tuple[int, int, int, float]:
+    """The variant's points in one deal, in one seat, the others ``opponent``, and those
+    points less the mean points of the other seats."""
     index, state, shuffle, seat, spec, opponent = task
     bots = [make_bot(opponent) for _ in range(state.num_players)]
     bots[seat] = _variant(spec)
@@ -164,17 +170,21 @@ def _one_deal(task: tuple[int, GameState, Shuffle, int, str, str]) -> tuple[int,
     while not now.is_terminal and now.deal_number == deal and not now.is_chance_node:
         player = now.current_player
         now = now.apply(bots[player].choose(now.view(player), rng))  # type: ignore[index, arg-type]
-    return index, seat, now.scores[seat] - state.scores[seat]
+    gained = [after - before for after, before in zip(now.scores, state.scores, strict=True)]
+    # The race (R31): what counts is the lead over the others, so the seat's points are
+    # also reported against the mean of the other seats' points in the same deal.
+    others = (sum(gained) - gained[seat]) / (len(gained) - 1)
+    return index, seat, gained[seat], gained[seat] - others
 
 
 def paired_deals(args: argparse.Namespace) -> None:
     """Print each variant's mean points a deal and its paired difference to the first."""
     starts = deal_starts(args.paired_deals, args.players, args.seed)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
-    first: dict[tuple[int, int], int] = {}
+    first: dict[tuple[int, int], tuple[int, float]] = {}
     print(
         f"{len(starts)} deal starts x {args.players} seats, seed {args.seed},"
-        f" opponents {args.opponent}"
+        f" opponents {args.opponent}; points a deal, then points less the others' mean"
     )
     with multiprocessing.Pool(args.jobs) as pool:
         for spec in variants:
@@ -184,13 +194,17 @@ def paired_deals(args: argparse.Namespace) -> None:
                 for i, (state, shuffle) in enumerate(starts)
                 for seat in range(args.players)
             ]
-            points = {(i, seat): p for i, seat, p in pool.map(_one_deal, tasks, chunksize=4)}
-            line = f"{spec:45s} {statistics.mean(points.values()):+.3f} points a deal"
-            if first:
-                diffs = [p - first[key] for key, p in points.items()]
-                error = statistics.stdev(diffs) / math.sqrt(len(diffs))
-                line += f", {statistics.mean(diffs):+.3f} ± {error:.3f} against the first"
-            else:
+            points = {
+                (i, seat): (p, lead) for i, seat, p, lead in pool.map(_one_deal, tasks, chunksize=4)
+            }
+            line = f"{spec:45s}"
+            for k in (0, 1):
+                line += f" {statistics.mean(v[k] for v in points.values()):+.3f}"
+                if first:
+                    diffs = [p[k] - first[key][k] for key, p in points.items()]
+                    error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+                    line += f" ({statistics.mean(diffs):+.3f} ± {error:.3f})"
+            if not first:
                 first = points
             print(f"{line} ({time.perf_counter() - start:.0f} s)", flush=True)
 

@@ -25,6 +25,7 @@ from bohmisch_watten.bots._race import RaceValue
 from bohmisch_watten.bots.expert import GAME_BONUS
 from bohmisch_watten.bots.policy import choose_play
 from bohmisch_watten.cards import DECK, Suit
+from bohmisch_watten.solver import solve
 from bohmisch_watten.tables import bits
 from bohmisch_watten.tricks import _legal_play_mask
 
@@ -569,3 +570,32 @@ def test_the_respond_leaf_values_exchanges_by_the_best_response(players: int, ra
             expected = _best_response(after, view.player, state, race)
         assert value == pytest.approx(expected)
     assert bot.choose(view, random.Random(1)) in candidates
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_world_values_are_the_search_in_the_one_true_world(players: int) -> None:
+    """In the true state the cards' values are the solver's (R24-R32): with two seats the
+    exact minimax, so the best card's value is what the solver guarantees."""
+    bot = ExpertBot(samples=1, exchange_samples=1, max_candidates=2, race=False)
+    state = decision_state(5, Phase.PLAY, players)
+    view = view_of(state)
+    legal = view.legal_actions()
+    values = bot.world_values(view, state, legal)
+    assert values == bot._play_values(view, state, legal)
+    if players == 2:
+        solved = solve(state)  # the mover's deal points per card, paranoid = minimax
+        before = view.scores[view.player]
+        for action, value in zip(legal, values, strict=True):
+            points = solved[action]  # type: ignore[index]
+            bonus = GAME_BONUS if before + points <= 0 else 0.0
+            assert value == pytest.approx(-points + bonus)
+    exchange = decision_state(5, Phase.EXCHANGE, players)
+    candidates = bot.candidates(view_of(exchange))
+    assert bot.world_values(view_of(exchange), exchange, candidates) == bot._exchange_values(
+        view_of(exchange), exchange, candidates
+    )
+    with pytest.raises(ValueError, match="not at the view's decision"):
+        bot.world_values(view, exchange, candidates)
+    cut = decision_state(1, Phase.CUT, players)
+    with pytest.raises(ValueError, match="no world values in the cut"):
+        bot.world_values(view_of(cut), cut, cut.legal_actions())

@@ -229,6 +229,29 @@ class ExpertBot:
         )
         return [values[action] for action in actions]
 
+    def world_values(
+        self, view: PlayerView, world: GameState, actions: Sequence[Action]
+    ) -> list[float]:
+        """The value of each of ``actions`` in one known ``world`` consistent with ``view``.
+
+        What :meth:`search` averages over its sampled worlds: in card play the solved
+        value of each card (R24–R32), in the exchange each action applied and the deal
+        finished as ``leaf`` says.  Given the true state as ``world`` it is the value a
+        player who saw every card would give, which is how ``benchmarks/expert_ceiling.py``
+        measures what the hidden cards are worth.
+
+        Raises:
+            ValueError: if the phase is not the exchange or card play, or ``world`` is
+                not at ``view``'s decision.
+        """
+        if view.phase not in (Phase.EXCHANGE, Phase.PLAY):
+            raise ValueError(f"ExpertBot.world_values: no world values in the {view.phase.value}")
+        if world.phase is not view.phase or world.current_player != view.player:
+            raise ValueError("ExpertBot.world_values: world is not at the view's decision")
+        if view.phase is Phase.PLAY:
+            return self._play_values(view, world, actions)
+        return self._exchange_values(view, world, actions)
+
     # ------------------------------------------------------------------ the search
 
     def search(
