@@ -18,10 +18,13 @@ from bohmisch_watten import GameState, new_game
 from bohmisch_watten.adapters import fast
 from bohmisch_watten.adapters.fast import (
     Encoder,
+    Memo,
     encode_mask,
     encode_observation,
     mask_bits,
+    mask_row,
     observation_bits,
+    observation_row,
 )
 from bohmisch_watten.encoding import action_mask, observation, observation_size
 
@@ -29,7 +32,11 @@ from game_strategies import game_states, policy, seeds
 from helpers import VARIANTS
 
 
-def assert_equal_to_the_view_encoding(state: GameState, seat: int) -> None:
+def assert_equal_to_the_view_encoding(
+    state: GameState, seat: int, memo: Memo | None = None
+) -> None:
+    """Equal to the view's encoding; with ``memo``, also through that memo (the
+    environments' path, whose memo carries over from state to state)."""
     view = state.view(seat)
     expected = np.asarray(observation(view), np.float32)
     got = encode_observation(state, seat)
@@ -39,6 +46,9 @@ def assert_equal_to_the_view_encoding(state: GameState, seat: int) -> None:
     mask = encode_mask(state, seat)
     assert mask.dtype == np.int8
     np.testing.assert_array_equal(mask, np.asarray(action_mask(view), np.int8))
+    if memo is not None:
+        np.testing.assert_array_equal(observation_row(state, seat, memo), expected)
+        np.testing.assert_array_equal(mask_row(state, seat, memo), mask)
 
 
 @settings(max_examples=150)
@@ -66,11 +76,12 @@ def test_whole_games_of_every_variant(n: int) -> None:
     for index, rules in enumerate(VARIANTS):
         rng = random.Random(100 * n + index)
         state = new_game(n, rules=rules, dealer=index % n)
+        memo = Memo()
         for _ in range(150):
             if state.is_terminal:
                 break
             for seat in range(n):
-                assert_equal_to_the_view_encoding(state, seat)
+                assert_equal_to_the_view_encoding(state, seat, memo)
             state = state.apply(policy(state, rng))
 
 
@@ -143,11 +154,13 @@ def test_full_caches_are_emptied_and_refilled(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(fast, "_CACHE_LIMIT", 2)
     rng = random.Random(9)
     state = new_game(3)
+    memo = Memo()
     for _ in range(120):
         if state.is_terminal:
             state = new_game(3)
         for seat in range(3):
-            assert_equal_to_the_view_encoding(state, seat)
+            assert_equal_to_the_view_encoding(state, seat, memo)
+        assert max(len(memo.deal), len(memo.game), len(memo.played), len(memo.masks)) <= 2
         state = state.apply(policy(state, rng))
 
 
@@ -156,10 +169,32 @@ def test_full_caches_are_emptied_and_refilled(monkeypatch: pytest.MonkeyPatch) -
 def test_caches_survive_many_games(seed: int) -> None:
     """Cached blocks are keyed by the identity of live objects, never by a stale id."""
     rng = random.Random(seed)
+    memo = Memo()
     for _ in range(3):
         state = new_game(2)
         for _ in range(40):
             if state.is_terminal:
                 break
             state = state.apply(policy(state, rng))
-            assert_equal_to_the_view_encoding(state, 0)
+            assert_equal_to_the_view_encoding(state, 0, memo)
+
+
+def test_the_memo_is_the_environments_own() -> None:
+    """No encoding state is shared between environments: each owns its memo, and the
+    module keeps none (a second environment starts empty)."""
+    rng = random.Random(4)
+    state = new_game(4)
+    first, second = Memo(), Memo()
+    for _ in range(30):
+        state = state.apply(policy(state, rng))
+        for seat in range(4):
+            observation_row(state, seat, first)
+            mask_row(state, seat, first)
+    assert first.deal and first.game and first.masks
+    assert not (second.deal or second.game or second.played or second.masks)
+    tables = sorted(
+        name
+        for name, value in vars(fast).items()
+        if isinstance(value, (dict, list, set)) and not name.startswith("__")
+    )
+    assert tables == ["_CRITICAL_ROW", "_PHASE_ROW", "_PLANS", "_WON"]  # read-only tables

@@ -70,6 +70,7 @@ from ..views import drawn_cards
 
 __all__ = [
     "Encoder",
+    "Memo",
     "action_for",
     "bot_action",
     "encode_mask",
@@ -134,14 +135,35 @@ class _Plan:
 _PLANS: Final = {n: _Plan(n) for n in (2, 3, 4)}
 
 
-def _played_bits(tricks: tuple[PlayedTrick, ...], seat: int, plan: _Plan) -> int:
+class Memo:
+    """What an environment's encoding remembers between its steps, keyed by object.
+
+    The finished tricks, the deal's fields and the game's fields are immutable tuples
+    that the engine shares from one state to the next, so the columns read from them
+    are worked out once per object and seat, and each recurring mask row is unpacked
+    once.  An entry holds a reference to its object, so an ``id`` is never reused
+    while it is a key; a memo clears itself when it grows past a few thousand
+    entries.  Each environment (and each :class:`Encoder`) owns one: nothing is
+    shared between environments, threads or processes.
+    """
+
+    __slots__ = ("deal", "game", "masks", "played")
+
+    def __init__(self) -> None:
+        self.played: dict[int, tuple[object, list[int], list[int | None]]] = {}
+        self.deal: dict[int, tuple[object, float, list[int | None]]] = {}
+        self.game: dict[int, tuple[object, list[tuple[int, tuple[float, ...]] | None]]] = {}
+        self.masks: dict[int, npt.NDArray[np.int8]] = {}
+
+
+def _played_bits(tricks: tuple[PlayedTrick, ...], seat: int, plan: _Plan, memo: Memo | None) -> int:
     """The ``played`` block: each seat's cards in the finished tricks, rotated (R27).
 
-    The finished tricks change once a trick and are the same for every seat: each
-    seat's cards are gathered once per new tuple, and rotated for a seat on its first
-    read.
+    The finished tricks change once a trick and are the same for every seat: with a
+    ``memo`` each seat's cards are gathered once per new tuple, and rotated for a seat
+    on its first read.
     """
-    hit = _PLAYED_CACHE.get(id(tricks))
+    hit = memo.played.get(id(tricks)) if memo is not None else None
     if hit is not None and hit[0] is tricks:
         cards, rows = hit[1], hit[2]
         bits = rows[seat]
@@ -153,9 +175,10 @@ def _played_bits(tricks: tuple[PlayedTrick, ...], seat: int, plan: _Plan) -> int
             for player, card in plays:
                 cards[player] |= 1 << card
         rows = [None] * plan.n
-        if len(_PLAYED_CACHE) >= _CACHE_LIMIT:
-            _PLAYED_CACHE.clear()
-        _PLAYED_CACHE[id(tricks)] = (tricks, cards, rows)  # the reference keeps the id
+        if memo is not None:
+            if len(memo.played) >= _CACHE_LIMIT:
+                memo.played.clear()
+            memo.played[id(tricks)] = (tricks, cards, rows)  # the reference keeps the id
     base = plan.played
     bits = 0
     for player, row in enumerate(plan.rotation[seat]):
@@ -164,11 +187,12 @@ def _played_bits(tricks: tuple[PlayedTrick, ...], seat: int, plan: _Plan) -> int
     return bits
 
 
-def _deal_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, float]:
+def _deal_bits(state: GameState, seat: int, plan: _Plan, memo: Memo | None) -> tuple[int, float]:
     """The columns that change a few times a deal: discards, draws, ritual, trump,
-    folds, exchanges (R12–R23), and the stock's share; once per deal fields and seat."""
+    folds, exchanges (R12–R23), and the stock's share; with a ``memo``, once per deal
+    fields and seat."""
     deal = state.deal_fields
-    hit = _DEAL_CACHE.get(id(deal))
+    hit = memo.deal.get(id(deal)) if memo is not None else None
     if hit is not None and hit[0] is deal:
         bits = hit[2][seat]
         if bits is not None:
@@ -209,17 +233,19 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan) -> tuple[int, float]:
             bits |= 1 << plan.exchanged + 6 * r + count
     stock = len(deal.pack) / 32
     rows[seat] = bits
-    if hit is None or hit[0] is not deal:
-        if len(_DEAL_CACHE) >= _CACHE_LIMIT:
-            _DEAL_CACHE.clear()
-        _DEAL_CACHE[id(deal)] = (deal, stock, rows)
+    if memo is not None and (hit is None or hit[0] is not deal):
+        if len(memo.deal) >= _CACHE_LIMIT:
+            memo.deal.clear()
+        memo.deal[id(deal)] = (deal, stock, rows)
     return bits, stock
 
 
-def _game_bits(game: GameFields, seat: int, plan: _Plan) -> tuple[int, tuple[float, ...]]:
-    """The columns that change once a deal: dealer, forehand, scores; once per game
-    fields and seat."""
-    hit = _GAME_CACHE.get(id(game))
+def _game_bits(
+    game: GameFields, seat: int, plan: _Plan, memo: Memo | None
+) -> tuple[int, tuple[float, ...]]:
+    """The columns that change once a deal: dealer, forehand, scores; with a ``memo``,
+    once per game fields and seat."""
+    hit = memo.game.get(id(game)) if memo is not None else None
     if hit is not None and hit[0] is game:
         rows = hit[1]
         row = rows[seat]
@@ -227,9 +253,10 @@ def _game_bits(game: GameFields, seat: int, plan: _Plan) -> tuple[int, tuple[flo
             return row
     else:
         rows = [None] * plan.n
-        if len(_GAME_CACHE) >= _CACHE_LIMIT:
-            _GAME_CACHE.clear()
-        _GAME_CACHE[id(game)] = (game, rows)
+        if memo is not None:
+            if len(memo.game) >= _CACHE_LIMIT:
+                memo.game.clear()
+            memo.game[id(game)] = (game, rows)
     rot = plan.rotation[seat]
     dealer = game.dealer
     goal = 2 * game.rules.start_score
@@ -242,9 +269,6 @@ def _game_bits(game: GameFields, seat: int, plan: _Plan) -> tuple[int, tuple[flo
     return row
 
 
-_PLAYED_CACHE: dict[int, tuple[object, list[int], list[int | None]]] = {}
-_DEAL_CACHE: dict[int, tuple[object, float, list[int | None]]] = {}
-_GAME_CACHE: dict[int, tuple[object, list[tuple[int, tuple[float, ...]] | None]]] = {}
 _WON: Final = {
     (won, seat): tuple(won[s] / 5 for s in (*range(seat, len(won)), *range(seat)))
     for n in (2, 3, 4)
@@ -255,18 +279,22 @@ _WON: Final = {
 """The rotated ``tricks_won`` block of every possible count, by (counts, seat)."""
 
 
-def observation_bits(state: GameState, seat: int) -> tuple[int, tuple[float, ...]]:
+def observation_bits(
+    state: GameState, seat: int, memo: Memo | None = None
+) -> tuple[int, tuple[float, ...]]:
     """``seat``'s observation as an integer of its 0/1 columns and its fractional values.
 
     Bit ``k`` of the integer is column ``k`` of
     :func:`~bohmisch_watten.encoding.observation`; the tuple holds the columns
     ``tricks_won``, ``scores`` and ``stock`` in that order (:attr:`Encoder.real_columns`).
     No argument checks: this is the inner loop (:func:`encode_observation` checks).
+    With a ``memo`` (one per environment) the columns that change a few times a deal
+    are worked out once per seat.
     """
     game = state.game_fields
     plan = _PLANS[game[0]]
-    deal_bits, stock = _deal_bits(state, seat, plan)
-    game_bits, scores = _game_bits(game, seat, plan)
+    deal_bits, stock = _deal_bits(state, seat, plan, memo)
+    game_bits, scores = _game_bits(game, seat, plan, memo)
     bits: int = state.hand_masks[seat] | deal_bits | game_bits
     rot = plan.rotation[seat]
     trick = state.trick_plays
@@ -277,7 +305,7 @@ def observation_bits(state: GameState, seat: int) -> tuple[int, tuple[float, ...
         bits |= 1 << plan.trick_leader + rot[trick[0][0]]
     tricks = state.played_tricks
     if tricks:
-        bits |= _played_bits(tricks, seat, plan)
+        bits |= _played_bits(tricks, seat, plan, memo)
     mover = state.current_player
     if mover is not None:
         bits |= 1 << plan.to_act + rot[mover]
@@ -356,6 +384,7 @@ class Encoder:
         )
         self.masks: npt.NDArray[np.int8] = np.zeros((capacity, NUM_ACTION_IDS), np.int8)
         self.real_columns = self._plan.real_columns
+        self._memo = Memo()
         self.mask_ints: list[int] = []
         """The masks of the last :meth:`encode` as integers (:func:`mask_bits`), by row."""
 
@@ -383,7 +412,7 @@ class Encoder:
                 raise ValueError(
                     f"encode: a {state.num_players}-player state for a {n}-player encoder"
                 )
-            bits, values = observation_bits(state, seat)
+            bits, values = observation_bits(state, seat, self._memo)
             obs_bytes.append(bits.to_bytes(nbytes, "little"))
             mask_ints.append(mask_bits(state, seat))
             reals.append(values)
@@ -430,10 +459,13 @@ def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
     return mask_array(mask_bits(_check(state, seat), seat))
 
 
-def observation_row(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+def observation_row(
+    state: GameState, seat: int, memo: Memo | None = None
+) -> npt.NDArray[np.float32]:
     """:func:`encode_observation` without the argument checks, for an environment that
-    passes its own state and a seat it knows to be valid (one step's inner loop)."""
-    bits, reals = observation_bits(state, seat)
+    passes its own state and a seat it knows to be valid (one step's inner loop), and
+    its own ``memo``."""
+    bits, reals = observation_bits(state, seat, memo)
     plan = _PLANS[len(state.hand_masks)]
     raw = np.frombuffer(bits.to_bytes(plan.nbytes, "little"), np.uint8)
     # One lookup of each byte's eight float32 columns: no unpacking, no conversion.
@@ -453,24 +485,23 @@ _BYTE_COLUMNS: Final = _byte_columns()
 """Row ``b``: the eight 0/1 columns of byte value ``b``, lowest bit first; read-only."""
 
 
-def mask_row(state: GameState, seat: int) -> npt.NDArray[np.int8]:
+def mask_row(state: GameState, seat: int, memo: Memo | None = None) -> npt.NDArray[np.int8]:
     """:func:`encode_mask` without the argument checks (see :func:`observation_row`)."""
-    return mask_array(mask_bits(state, seat))
+    return mask_array(mask_bits(state, seat), memo)
 
 
-def mask_array(bits: int) -> npt.NDArray[np.int8]:
+def mask_array(bits: int, memo: Memo | None = None) -> npt.NDArray[np.int8]:
     """A new int8 row of the mask integer ``bits`` (of :func:`mask_bits`)."""
-    row = _MASK_ROWS.get(bits)
+    row = memo.masks.get(bits) if memo is not None else None
     if row is None:  # a few hundred masks recur: unpack each once, copy it after
         raw = np.frombuffer(bits.to_bytes(_MASK_BYTES, "little"), np.uint8)
         row = np.unpackbits(raw, count=NUM_ACTION_IDS, bitorder="little").view(np.int8)
-        if len(_MASK_ROWS) >= _CACHE_LIMIT:
-            _MASK_ROWS.clear()
-        _MASK_ROWS[bits] = row
+        if memo is None:
+            return row
+        if len(memo.masks) >= _CACHE_LIMIT:
+            memo.masks.clear()
+        memo.masks[bits] = row
     return row.copy()
-
-
-_MASK_ROWS: dict[int, npt.NDArray[np.int8]] = {}
 
 
 def action_for(state: GameState, index: int) -> Action:

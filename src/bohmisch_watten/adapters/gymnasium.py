@@ -52,7 +52,7 @@ from ..rules import Rules
 from ..state import GameState
 from ._episodes import action_index
 from ._seat_game import SeatGame
-from .fast import mask_array, mask_bits, observation_row
+from .fast import Memo, mask_array, mask_bits, observation_row
 
 __all__ = ["ENV_ID", "WattenEnv"]
 
@@ -91,6 +91,7 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTION_IDS)
         self._done = False
         self._mask = 0
+        self._memo = Memo()
 
     @property
     def opponents(self) -> dict[int, Bot]:
@@ -108,7 +109,8 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         state, seat = self._game.state, self.seat
         # The mask's integer is kept: the next step checks its action against it.
         self._mask = mask_bits(state, seat)
-        return observation_row(state, seat), {"action_mask": mask_array(self._mask)}
+        memo = self._memo
+        return observation_row(state, seat, memo), {"action_mask": mask_array(self._mask, memo)}
 
     # ---------------------------------------------------------------- the API
 

@@ -46,7 +46,7 @@ from ..rules import Rules
 from ..state import GameState, new_game
 from ._config import count_argument, rules_argument
 from ._episodes import action_index, deal_over, deal_rewards
-from .fast import action_for, mask_row, observation_row
+from .fast import Memo, action_for, mask_row, observation_row
 
 __all__ = ["env", "raw_env"]
 
@@ -108,6 +108,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             agent: spaces.Discrete(NUM_ACTION_IDS) for agent in self.possible_agents
         }
         self._rng = random.Random()
+        self._memo = Memo()
         self.game_state: GameState = new_game(players, rules=rules)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -129,7 +130,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """
         seat = self._seats[agent]
         state = self.game_state
-        return {"observation": observation_row(state, seat), "action_mask": mask_row(state, seat)}
+        memo = self._memo
+        return {
+            "observation": observation_row(state, seat, memo),
+            "action_mask": mask_row(state, seat, memo),
+        }
 
     def _deal_until_decision(self) -> None:
         state = self.game_state
