@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,9 @@ from bohmisch_watten import (
     load_record,
     replay,
 )
+from bohmisch_watten.rules import rules_from_text
 from bohmisch_watten.web import Table, TableError
+from bohmisch_watten.web._frames import encode
 from bohmisch_watten.web._narrate import narrate
 
 from game_strategies import policy
@@ -245,3 +248,38 @@ def test_any_text_is_a_move_or_a_clean_refusal(text: str) -> None:
     else:
         assert table.state is not before
         assert before.history != table.state.history
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    players=st.sampled_from([2, 3, 4]),
+    rules=st.sampled_from(["", "must_head=false,schleck=none", "start_score=10"]),
+)
+def test_the_cached_frame_text_is_the_frame_at_every_move(
+    seed: int, players: int, rules: str
+) -> None:
+    """``frame_text`` reuses pieces of earlier moves (past deals, tricks, rules, names):
+    at every move, for every seat in turn, it is exactly ``encode(frame(seat))``, across
+    new games, a seat handed to a bot and back, and a table restored from its journal."""
+    rng = random.Random(seed)
+    table = Table(players=players, humans=2, seed=seed, rules=rules_from_text(rules))
+    named = attrs.evolve(table.seats[1], display='Zoë \u0000"x"')  # escapes in JSON
+    table.seats = (table.seats[0], named, *table.seats[2:])
+    checked = 0
+    for step in range(250):
+        if table.state.is_terminal:
+            table.new_game(table.host)
+        elif step == 40:
+            table.hand_to_bot(1, "random")
+        elif step == 90:
+            table.hand_back(1)
+        else:
+            drive(table, rng, 1)
+        for seat in rng.sample(range(players), players):
+            assert table.frame_text(seat) == encode(table.frame(seat))
+            checked += 1
+    again = Table.restore(table.seats, str(table.start.position), table.journal, seed=seed)
+    for seat in range(players):
+        assert again.frame_text(seat) == encode(table.frame(seat))
+    assert checked == 250 * players

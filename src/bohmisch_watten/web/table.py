@@ -30,6 +30,7 @@ from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
+from ._frames import FrameWriter, encode_object
 from ._i18n import DEFAULT, LANGUAGES, gettext
 from ._narrate import narrate_events
 from ._players import check as check_player
@@ -194,6 +195,8 @@ class Table:
         self.journal: list[str] = []
         """Every change since :attr:`start`, in order: action notation, or an entry
         starting with ``!`` (:data:`NEW_GAME`, a seat handed to a bot)."""
+        self.frames = FrameWriter()
+        """The pieces of :meth:`frame_text` that outlive a move."""
         self.trail: list[tuple[GameState, Action | None, GameState]] = []
         """Per journal entry, the state before it, its action (None for a ``!`` entry)
         and the state after it: what a reconnecting client missed is read from here."""
@@ -463,16 +466,34 @@ class Table:
         """Everything the page of ``seat`` shows, as JSON data, built from its view only."""
         view = self.state.view(seat)
         legal = view.legal_actions()  # once: the offer and the exchange read it too
+        fields = self._frame_fields(seat, view, legal)
+        fields["players"] = [
+            {"seat": s.number, "name": name, "kind": s.kind}
+            for s, name in zip(self.seats, self.names_for(seat), strict=True)
+        ]
+        fields["view"] = view.to_dict()
+        return fields
+
+    def frame_text(self, seat: int) -> str:
+        """``encode(self.frame(seat))``, the text the server sends, made cheaply: the
+        parts that outlive a move are reused (:class:`~._frames.FrameWriter`)."""
+        view = self.state.view(seat)
+        legal = view.legal_actions()
+        raw = {
+            "players": self.frames.players_text(self.seats, seat),
+            "view": self.frames.view_text(view, legal),
+        }
+        return encode_object(self._frame_fields(seat, view, legal), raw)
+
+    def _frame_fields(self, seat: int, view: PlayerView, legal: Sequence[Action]) -> dict[str, Any]:
+        """The fields of :meth:`frame` in order, with ``players`` and ``view`` None."""
         return {
             "type": "state",
             "seat": seat,
             "host": seat == self.host,
             "game": self.game_number,
-            "players": [
-                {"seat": s.number, "name": name, "kind": s.kind}
-                for s, name in zip(self.seats, self.names_for(seat), strict=True)
-            ],
-            "view": view.to_dict(),
+            "players": None,
+            "view": None,
             "your_turn": view.current_player == seat,
             "winning": winning_seat(view),
             "offer": offered_card(view, legal),
