@@ -266,13 +266,14 @@ def test_the_cached_frame_text_is_the_frame_at_every_move(
     table = Table(players=players, humans=2, seed=seed, rules=rules_from_text(rules))
     named = attrs.evolve(table.seats[1], display='Zoë \u0000"x"')  # escapes in JSON
     table.seats = (table.seats[0], named, *table.seats[2:])
-    checked = 0
+    checked, handed = 0, False
     for step in range(250):
         if table.state.is_terminal:
             table.new_game(table.host)
-        elif step == 40:
+        elif step >= 40 and not handed:
             table.hand_to_bot(1, "random")
-        elif step == 90:
+            handed = True
+        elif step >= 90 and not table.seats[1].is_human:
             table.hand_back(1)
         else:
             drive(table, rng, 1)

@@ -39,6 +39,8 @@ __all__ = ["FrameWriter", "encode", "encode_object"]
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
 """Compact JSON, as :func:`encode` writes it (no state: only its options)."""
+_KEPT_LINES: Final = 1000
+"""How many encoded log lines a :class:`FrameWriter` keeps before starting afresh."""
 
 
 def encode(message: Any) -> str:
@@ -91,6 +93,8 @@ class FrameWriter:
         self._last: tuple[DealSummary, str] | None = None
         self._deals: list[tuple[DealSummary, str]] = []
         self._players: dict[int, tuple[tuple[Seat, ...], str]] = {}
+        self._public: tuple[object, str, str, str] | None = None
+        self._lines: dict[str, str] = {}
 
     # ------------------------------------------------------------- the pieces
 
@@ -148,18 +152,19 @@ class FrameWriter:
 
     # ------------------------------------------------------------------ views
 
-    def view_text(self, view: PlayerView, legal: Sequence[Action]) -> str:
-        """``encode(view.to_dict())``; ``legal`` is ``view.legal_actions()``."""
-        trump = view.trump_index
-        fields = {
-            "player": view.player,
-            "num_players": view.num_players,
-            "rules": None,
-            "phase": view.phase.value,
-            "dealer": view.dealer,
-            "deal_number": view.deal_number,
-            "scores": view.scores,
-            "current_player": view.current_player,
+    def view_text(self, view: PlayerView, legal: Sequence[Action], state: object) -> str:
+        """``encode(view.to_dict())``; ``legal`` is ``view.legal_actions()`` and ``state``
+        the state the view was made from.
+
+        The public fields (R23: the same in every seat's view of one state) are written
+        once per state and reused for the next seat's frame of that state; the seat's
+        own fields (its ``player``, hand, discards, draws, its look at the cut and its
+        legal actions) are written for each view.
+        """
+        public = self._public
+        if public is None or public[0] is not state:
+            self._public = public = (state, *self._public_texts(view))
+        private = {
             "hand": _codes(view.hand_mask),
             "discards": _codes(view.discard_mask),
             "draws": [str(DECK[i]) for i in view.draw_indices],
@@ -172,6 +177,37 @@ class FrameWriter:
                 }
                 for seat, card, taken, critical in view.cut_entries
             ],
+        }
+        return "".join(
+            (
+                f'{{"player":{view.player:d},',
+                public[1],
+                ",",
+                _ENCODER.encode(private)[1:-1],
+                ",",
+                public[2],
+                ',"legal_actions":',
+                _ENCODER.encode([str(a) for a in legal]),
+                ",",
+                public[3],
+                "}",
+            )
+        )
+
+    def _public_texts(self, view: PlayerView) -> tuple[str, str, str]:
+        """The three runs of public fields of ``view.to_dict()``, without braces: those
+        before the hand, those between the cut and the legal actions, those after."""
+        trump = view.trump_index
+        head = {
+            "num_players": view.num_players,
+            "rules": None,
+            "phase": view.phase.value,
+            "dealer": view.dealer,
+            "deal_number": view.deal_number,
+            "scores": view.scores,
+            "current_player": view.current_player,
+        }
+        middle = {
             "trump_card": str(DECK[trump]) if trump >= 0 else None,
             "trump_card_taken": view.trump_card_taken,
             "folded": view.folded,
@@ -181,17 +217,39 @@ class FrameWriter:
             "trick": _plays(view.trick_plays),
             "tricks": None,
             "tricks_won": view.tricks_won,
-            "legal_actions": [str(a) for a in legal],
+        }
+        tail = {
             "last_deal": None,
             "winners": view.winners,
             "losers": view.losers,
             "past_deals": None,
             "position": str(view.position),
         }
-        raw = {
-            "rules": self._rules_text(view.rules),
-            "tricks": self._tricks_text(view.played_tricks),
-            "last_deal": self._last_text(view.last_deal),
-            "past_deals": self._past_text(view.past_summaries),
-        }
-        return encode_object(fields, raw)
+        return (
+            encode_object(head, {"rules": self._rules_text(view.rules)})[1:-1],
+            encode_object(middle, {"tricks": self._tricks_text(view.played_tricks)})[1:-1],
+            encode_object(
+                tail,
+                {
+                    "last_deal": self._last_text(view.last_deal),
+                    "past_deals": self._past_text(view.past_summaries),
+                },
+            )[1:-1],
+        )
+
+    def lines_text(self, lines: Iterable[str]) -> str:
+        """``encode(list(lines))`` for a log: each line is encoded once, when it is new.
+
+        A line stays in a log for many moves and in several seats' logs, so its text is
+        kept (the keep is emptied when it grows past a few logs' worth of lines).
+        """
+        known = self._lines
+        if len(known) > _KEPT_LINES:
+            known.clear()
+        out: list[str] = []
+        for line in lines:
+            text = known.get(line)
+            if text is None:
+                known[line] = text = _ENCODER.encode(line)
+            out.append(text)
+        return "[" + ",".join(out) + "]"

@@ -30,7 +30,7 @@ from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
-from ._frames import FrameWriter, encode_object
+from ._frames import FrameWriter, encode, encode_object
 from ._i18n import DEFAULT, LANGUAGES, gettext
 from ._narrate import narrate_events
 from ._players import check as check_player
@@ -479,9 +479,17 @@ class Table:
         parts that outlive a move are reused (:class:`~._frames.FrameWriter`)."""
         view = self.state.view(seat)
         legal = view.legal_actions()
+        frames = self.frames
         raw = {
-            "players": self.frames.players_text(self.seats, seat),
-            "view": self.frames.view_text(view, legal),
+            "players": frames.players_text(self.seats, seat),
+            "view": frames.view_text(view, legal, self.state),
+            "log": frames.lines_text(self.logs[seat]),
+            "logs": "{"
+            + ",".join(
+                f"{encode(lang)}:{frames.lines_text(logs[seat])}"
+                for lang, (logs, _) in self.translated.items()
+            )
+            + "}",
         }
         return encode_object(self._frame_fields(seat, view, legal), raw)
 
