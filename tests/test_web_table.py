@@ -284,3 +284,37 @@ def test_the_cached_frame_text_is_the_frame_at_every_move(
     for seat in range(players):
         assert again.frame_text(seat) == encode(table.frame(seat))
     assert checked == 250 * players
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**16), players=st.sampled_from([2, 3, 4]))
+def test_logs_told_late_are_the_logs_told_at_once(seed: int, players: int) -> None:
+    """A seat's log and events are told when read: a table read after every move and
+    one that reads each seat only now and then (or never until the end) show the same
+    logs, events and frames, also across new games and a seat handed to a bot."""
+    rng, look = random.Random(seed), random.Random(seed + 1)
+    eager = Table(players=players, humans=2, seed=seed)
+    for step in range(300):
+        if eager.state.is_terminal:
+            eager.new_game(eager.host)
+        elif step == 60:
+            eager.hand_to_bot(1, "random")
+        elif step == 140 and not eager.seats[1].is_human:
+            eager.hand_back(1)
+        else:
+            drive(eager, rng, 1)
+        eager_frames = [eager.frame(seat) for seat in range(players)]
+        assert eager.public_frame()["version"] == eager.version
+        assert all(f["version"] == eager.version for f in eager_frames)
+    lazy = Table.restore(eager.seats, str(eager.start.position), [], seed=seed)
+    for entry in eager.journal:
+        lazy.replay(entry)
+        for seat in range(players):
+            if look.random() < 0.2:
+                assert lazy.frame(seat)["version"] == lazy.version  # told up to here
+    for seat in range(players):
+        assert lazy.frame(seat) == eager.frame(seat)
+    assert lazy.public_frame() == eager.public_frame()
+    assert [list(log) for log in lazy.logs] == [list(log) for log in eager.logs]
+    assert lazy.events == eager.events
+    assert list(lazy.public_log) == list(eager.public_log)
