@@ -199,3 +199,19 @@ def test_two_processes_on_one_postgres_database_serve_one_table(postgres_url: st
         for base in (base_a, base_b):
             with urllib.request.urlopen(f"{base}/api/tables/{answer['table']}/record") as response:
                 assert replay(load_record(response.read().decode())).is_terminal
+
+
+def test_the_server_sends_frames_uncompressed(tmp_path: Path) -> None:
+    """No per-message deflate: the client offers it (websockets does by default), the
+    server declines, so frames cost no compression (docs/server.md, Figures)."""
+    with server(str(tmp_path / "plain.sqlite")) as (_, base):
+        token = post(base, {"players": 2, "humans": 1, "bots": ["random"], "delay": 0})["seats"][0][
+            "token"
+        ]
+        with connect(ws_url(base, f"/ws/{token}")) as ws:
+            offered = ws.request.headers.get("Sec-WebSocket-Extensions") if ws.request else None
+            assert offered is not None
+            assert "permessage-deflate" in offered
+            assert ws.response is not None
+            assert ws.response.headers.get("Sec-WebSocket-Extensions") is None
+            assert next_frame(ws, lambda f: True)["version"] >= 0

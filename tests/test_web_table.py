@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,9 @@ from bohmisch_watten import (
     load_record,
     replay,
 )
+from bohmisch_watten.rules import rules_from_text
 from bohmisch_watten.web import Table, TableError
+from bohmisch_watten.web._frames import encode
 from bohmisch_watten.web._narrate import narrate
 
 from game_strategies import policy
@@ -245,3 +248,73 @@ def test_any_text_is_a_move_or_a_clean_refusal(text: str) -> None:
     else:
         assert table.state is not before
         assert before.history != table.state.history
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    seed=st.integers(0, 2**16),
+    players=st.sampled_from([2, 3, 4]),
+    rules=st.sampled_from(["", "must_head=false,schleck=none", "start_score=10"]),
+)
+def test_the_cached_frame_text_is_the_frame_at_every_move(
+    seed: int, players: int, rules: str
+) -> None:
+    """``frame_text`` reuses pieces of earlier moves (past deals, tricks, rules, names):
+    at every move, for every seat in turn, it is exactly ``encode(frame(seat))``, across
+    new games, a seat handed to a bot and back, and a table restored from its journal."""
+    rng = random.Random(seed)
+    table = Table(players=players, humans=2, seed=seed, rules=rules_from_text(rules))
+    named = attrs.evolve(table.seats[1], display='Zoë \u0000"x"')  # escapes in JSON
+    table.seats = (table.seats[0], named, *table.seats[2:])
+    checked, handed = 0, False
+    for step in range(250):
+        if table.state.is_terminal:
+            table.new_game(table.host)
+        elif step >= 40 and not handed:
+            table.hand_to_bot(1, "random")
+            handed = True
+        elif step >= 90 and not table.seats[1].is_human:
+            table.hand_back(1)
+        else:
+            drive(table, rng, 1)
+        for seat in rng.sample(range(players), players):
+            assert table.frame_text(seat) == encode(table.frame(seat))
+            checked += 1
+    again = Table.restore(table.seats, str(table.start.position), table.journal, seed=seed)
+    for seat in range(players):
+        assert again.frame_text(seat) == encode(table.frame(seat))
+    assert checked == 250 * players
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**16), players=st.sampled_from([2, 3, 4]))
+def test_logs_told_late_are_the_logs_told_at_once(seed: int, players: int) -> None:
+    """A seat's log and events are told when read: a table read after every move and
+    one that reads each seat only now and then (or never until the end) show the same
+    logs, events and frames, also across new games and a seat handed to a bot."""
+    rng, look = random.Random(seed), random.Random(seed + 1)
+    eager = Table(players=players, humans=2, seed=seed)
+    for step in range(300):
+        if eager.state.is_terminal:
+            eager.new_game(eager.host)
+        elif step == 60:
+            eager.hand_to_bot(1, "random")
+        elif step == 140 and not eager.seats[1].is_human:
+            eager.hand_back(1)
+        else:
+            drive(eager, rng, 1)
+        eager_frames = [eager.frame(seat) for seat in range(players)]
+        assert eager.public_frame()["version"] == eager.version
+        assert all(f["version"] == eager.version for f in eager_frames)
+    lazy = Table.restore(eager.seats, str(eager.start.position), [], seed=seed)
+    for entry in eager.journal:
+        lazy.replay(entry)
+        for seat in range(players):
+            if look.random() < 0.2:
+                assert lazy.frame(seat)["version"] == lazy.version  # told up to here
+    for seat in range(players):
+        assert lazy.frame(seat) == eager.frame(seat)
+    assert lazy.public_frame() == eager.public_frame()
+    assert [list(log) for log in lazy.logs] == [list(log) for log in eager.logs]
+    assert lazy.events == eager.events
+    assert list(lazy.public_log) == list(eager.public_log)

@@ -40,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import FormatError, IllegalActionError
 from ..phase import Phase
+from ._frames import encode
 from ._i18n import localized_html
 from ._page import render_page
 from ._wire import MAX_MESSAGE_CHARS, check_message, foreign_origin
@@ -57,11 +58,6 @@ _HEADERS: Final = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
-
-
-def encode(message: dict[str, Any]) -> str:
-    """A frame as the JSON text sent: compact, as every frame carries a view and a log."""
-    return json.dumps(message, separators=(",", ":"))
 
 
 class Hub:
@@ -101,7 +97,7 @@ class Hub:
         seat, however many tabs show it)."""
         for seat, sockets in self.sockets.items():
             if sockets:
-                text = encode(self.table.frame(seat))
+                text = self.table.frame_text(seat)
                 for socket in list(sockets):
                     await self.send_text(socket, text)
 

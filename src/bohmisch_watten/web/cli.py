@@ -157,5 +157,14 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(f"  seat {seat.number}: {seat.kind} bot")
     sys.stdout.flush()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=65536,
+        # No per-message deflate: a frame is a few kB sent once a move, and compressing
+        # it cost the server as much CPU as building it (docs/server.md, Figures).
+        ws_per_message_deflate=False,
+    )
     return 0

@@ -176,7 +176,7 @@ class TableHub(Hub):
         """Each seat's socket its own frame, each spectator the public one."""
         for seat, sockets in self.sockets.items():
             if sockets:  # built and encoded once per seat, however many tabs show it
-                text = encode(self.table.frame(seat))
+                text = self.table.frame_text(seat)
                 for socket in list(sockets):
                     await self.send_text(socket, text)
         if self.watchers:
@@ -581,7 +581,8 @@ class GameServer:
                 socket,
                 {"type": "events", "since": int(since), "version": table.version, "events": events},
             )
-        await hub.send(socket, table.frame(seat) if seat is not None else table.public_frame())
+        text = table.frame_text(seat) if seat is not None else encode(table.public_frame())
+        await hub.send_text(socket, text)
 
     async def _serve(self, hub: TableHub, socket: WebSocket, seat: int | None) -> None:
         """Read the socket's messages until it closes; a flood or an oversized message

@@ -21,7 +21,7 @@ import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
-from ..events import Event, describe, to_dicts
+from ..events import describe, to_dicts
 from ..notation import parse_action
 from ..phase import Phase
 from ..position import Position
@@ -30,17 +30,15 @@ from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
-from ._i18n import DEFAULT, LANGUAGES, gettext
-from ._narrate import narrate_events
+from ._frames import FrameWriter, encode, encode_object
 from ._players import check as check_player
 from ._players import choose as choose_move
 from ._players import hint as hint_move
-from ._public import SPECTATOR, public_events, public_view
+from ._public import public_events, public_view
+from ._story import LOG_LINES, Story
 
 __all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "NEW_GAME", "Seat", "Table", "TableError", "hash_token"]
 
-LOG_LINES: Final = 40
-"""How many log lines each seat keeps (older lines drop off)."""
 MAX_ACTION_CHARS: Final = 80
 """The longest action text accepted; the longest legal one is far shorter."""
 NEW_GAME: Final = "!new_game"
@@ -174,26 +172,17 @@ class Table:
         self.start = start
         """The state the table began in; with :attr:`journal` it is the whole table."""
         self.state: GameState = start
-        self.logs: tuple[deque[str], ...] = tuple(deque(maxlen=LOG_LINES) for _ in range(players))
-        self.public_log: deque[str] = deque(maxlen=LOG_LINES)
-        """The log as a spectator reads it: only what every seat may know."""
-        self.translated: dict[str, tuple[tuple[deque[str], ...], deque[str]]] = {
-            lang: (tuple(deque(maxlen=LOG_LINES) for _ in range(players)), deque(maxlen=LOG_LINES))
-            for lang in LANGUAGES
-            if lang != DEFAULT
-        }
-        """The same logs in the other languages: language -> (per seat, spectators')."""
+        self.story = Story(players)
+        """Each seat's and the spectators' logs and last events, told when read."""
         self._hint: tuple[GameState, str] | None = None
         self.judge = judge
         self._review: tuple[GameState, dict[str, Any]] | None = None
         self._review_lock = threading.Lock()
-        self.events: list[list[dict[str, Any]]] = [[] for _ in range(players)]
-        """Per seat, the events of the last move as that seat saw them (JSON data)."""
-        self.public_events: list[dict[str, Any]] = []
-        """The events of the last move as a spectator sees them (JSON data)."""
         self.journal: list[str] = []
         """Every change since :attr:`start`, in order: action notation, or an entry
         starting with ``!`` (:data:`NEW_GAME`, a seat handed to a bot)."""
+        self.frames = FrameWriter()
+        """The pieces of :meth:`frame_text` that outlive a move."""
         self.trail: list[tuple[GameState, Action | None, GameState]] = []
         """Per journal entry, the state before it, its action (None for a ``!`` entry)
         and the state after it: what a reconnecting client missed is read from here."""
@@ -283,13 +272,36 @@ class Table:
     def _announce(self, message: str, **fields: object) -> None:
         """Tell every seat and the spectators ``message`` (an id of the catalogs), each
         log in its own language."""
-        line = gettext(DEFAULT, message, **fields)
-        for log in (*self.logs, self.public_log):
-            log.append(line)
-        for lang, (logs, public) in self.translated.items():
-            line = gettext(lang, message, **fields)
-            for log in (*logs, public):
-                log.append(line)
+        self.story.notice(message, fields)
+
+    # ------------------------------------------------------------------- logs
+
+    @property
+    def logs(self) -> tuple[deque[str], ...]:
+        """Per seat, its log (the last :data:`LOG_LINES` lines, in English)."""
+        return tuple(self.story.log(seat) for seat in range(len(self.seats)))
+
+    @property
+    def public_log(self) -> deque[str]:
+        """The log as a spectator reads it: only what every seat may know."""
+        return self.story.log(None)
+
+    @property
+    def translated(self) -> dict[str, tuple[tuple[deque[str], ...], deque[str]]]:
+        """The same logs in the other languages: language -> (per seat, spectators')."""
+        seats = [self.story.translated(seat) for seat in range(len(self.seats))]
+        public = self.story.translated(None)
+        return {lang: (tuple(logs[lang] for logs in seats), public[lang]) for lang in public}
+
+    @property
+    def events(self) -> list[list[dict[str, Any]]]:
+        """Per seat, the events of the last move as that seat saw them (JSON data)."""
+        return [self.story.events(seat) for seat in range(len(self.seats))]
+
+    @property
+    def public_events(self) -> list[dict[str, Any]]:
+        """The events of the last move as a spectator sees them (JSON data)."""
+        return self.story.events(None)
 
     def _record(self, entry: str, action: Action | None, before: GameState | None = None) -> None:
         self.journal.append(entry)
@@ -341,22 +353,7 @@ class Table:
     def _apply(self, seat: int | None, action: Action) -> None:
         before = self.state
         self.state = after = before.apply(action, seat=seat)  # refuses another seat's turn
-        seen_by_0: Sequence[Event] = ()
-        for observer in range(len(self.seats)):
-            names = self.names_for(observer)
-            events = describe(before, action, after, observer)  # what this seat may see
-            self.logs[observer].extend(narrate_events(events, before, observer, names))
-            for lang, (logs, _) in self.translated.items():
-                logs[observer].extend(narrate_events(events, before, observer, names, lang=lang))
-            self.events[observer] = to_dicts(events)
-            if observer == 0:
-                seen_by_0 = events
-        shown = public_events(seen_by_0)  # seat 0's events without what only it saw
-        names = self.names_for(None)
-        self.public_log.extend(narrate_events(shown, before, SPECTATOR, names))
-        for lang, (_, public) in self.translated.items():
-            public.extend(narrate_events(shown, before, SPECTATOR, names, lang=lang))
-        self.public_events = to_dicts(shown)
+        self.story.move(before, action, after, [s.name for s in self.seats])
         self._record(str(action), action, before)
 
     def step(self) -> None:
@@ -430,9 +427,7 @@ class Table:
         else:
             self.state = new_game(len(self.seats), rules=self.rules, dealer=self.dealer)
         self.game_number += 1
-        self.events = [[] for _ in self.seats]
-        self.public_events = []
-        self._announce("Game {number} begins.", number=self.game_number)
+        self.story.notice("Game {number} begins.", {"number": self.game_number}, new_game=True)
         self._record(NEW_GAME, None, before)
 
     def record_text(self) -> str | None:
@@ -463,24 +458,50 @@ class Table:
         """Everything the page of ``seat`` shows, as JSON data, built from its view only."""
         view = self.state.view(seat)
         legal = view.legal_actions()  # once: the offer and the exchange read it too
+        fields = self._frame_fields(seat, view, legal)
+        fields["players"] = [
+            {"seat": s.number, "name": name, "kind": s.kind}
+            for s, name in zip(self.seats, self.names_for(seat), strict=True)
+        ]
+        fields["view"] = view.to_dict()
+        return fields
+
+    def frame_text(self, seat: int) -> str:
+        """``encode(self.frame(seat))``, the text the server sends, made cheaply: the
+        parts that outlive a move are reused (:class:`~._frames.FrameWriter`)."""
+        view = self.state.view(seat)
+        legal = view.legal_actions()
+        frames = self.frames
+        raw = {
+            "players": frames.players_text(self.seats, seat),
+            "view": frames.view_text(view, legal, self.state),
+            "log": frames.lines_text(self.story.log(seat)),
+            "logs": "{"
+            + ",".join(
+                f"{encode(lang)}:{frames.lines_text(log)}"
+                for lang, log in self.story.translated(seat).items()
+            )
+            + "}",
+        }
+        return encode_object(self._frame_fields(seat, view, legal), raw)
+
+    def _frame_fields(self, seat: int, view: PlayerView, legal: Sequence[Action]) -> dict[str, Any]:
+        """The fields of :meth:`frame` in order, with ``players`` and ``view`` None."""
         return {
             "type": "state",
             "seat": seat,
             "host": seat == self.host,
             "game": self.game_number,
-            "players": [
-                {"seat": s.number, "name": name, "kind": s.kind}
-                for s, name in zip(self.seats, self.names_for(seat), strict=True)
-            ],
-            "view": view.to_dict(),
+            "players": None,
+            "view": None,
             "your_turn": view.current_player == seat,
             "winning": winning_seat(view),
             "offer": offered_card(view, legal),
             "exchange": exchange_options(view, legal),
             "text": str(view),  # the same view as plain text, for screen readers and logs
-            "log": list(self.logs[seat]),
-            "logs": {lang: list(logs[seat]) for lang, (logs, _) in self.translated.items()},
-            "events": self.events[seat],
+            "log": list(self.story.log(seat)),
+            "logs": {lang: list(log) for lang, log in self.story.translated(seat).items()},
+            "events": self.story.events(seat),
             "game_over": view.phase is Phase.GAME_OVER,
             "version": self.version,
         }
@@ -503,9 +524,9 @@ class Table:
             "offer": None,
             "exchange": None,
             "text": "",
-            "log": list(self.public_log),
-            "logs": {lang: list(public) for lang, (_, public) in self.translated.items()},
-            "events": self.public_events,
+            "log": list(self.story.log(None)),
+            "logs": {lang: list(log) for lang, log in self.story.translated(None).items()},
+            "events": self.story.events(None),
             "game_over": self.state.is_terminal,
             "version": self.version,
         }

@@ -1,0 +1,255 @@
+"""A seat's ``state`` frame as the JSON text sent, built from pieces that outlive a move.
+
+A table sends every connected seat a frame after every move, and most of a frame does
+not change from one move to the next: the finished deals (``past_deals``, the largest
+part, growing through a game), the last deal, the tricks of the deal, the rules and the
+seats' names.  :class:`FrameWriter` keeps the JSON text of each such piece next to the
+immutable object it shows (a :class:`~bohmisch_watten.DealSummary`, the state's tuple
+of tricks, the :class:`~bohmisch_watten.Rules`, the seats), and reuses the text while
+the table still holds the very same object (compared by identity, and the object is
+kept alive with its text, so an identity never stands for another object).  Everything
+a seat may see is still read from that seat's :class:`~bohmisch_watten.views.PlayerView`
+only (R13, R23): a cached piece is public (finished deals, played tricks, rules, names)
+and the same for every seat, so no seat can be shown a card of another seat's frame.
+
+The text is exactly ``encode(table.frame(seat))``, character for character (the tests
+compare the two at every move of many games); :meth:`Table.frame` stays the reference
+and the documented shape.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from .._documents import summary_to_dict
+from ..actions import Action
+from ..cards import DECK
+from ..rules import Rules, rules_values
+from ..summary import DealSummary
+from ..tables import bits
+from ..tricks import Plays
+from ..views import PlayerView
+
+if TYPE_CHECKING:
+    from .table import Seat
+
+__all__ = ["FrameWriter", "encode", "encode_object"]
+
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
+"""Compact JSON, as :func:`encode` writes it (no state: only its options)."""
+_KEPT_LINES: Final = 1000
+"""How many encoded log lines a :class:`FrameWriter` keeps before starting afresh."""
+
+
+def encode(message: Any) -> str:
+    """A frame as the JSON text sent: compact, as every frame carries a view and a log."""
+    return _ENCODER.encode(message)
+
+
+def encode_object(fields: Mapping[str, Any], raw: Mapping[str, str]) -> str:
+    """``encode(fields)``, but the value of each key in ``raw`` is written as the JSON
+    text given there (which must be ``encode`` of that value), in the keys' order.
+
+    The fields between two raw ones are encoded in one call, so a frame costs a few
+    calls of the C encoder, not one per field.
+    """
+    out: list[str] = []
+    run: dict[str, Any] = {}
+    for key, value in fields.items():
+        text = raw.get(key)
+        if text is None:
+            run[key] = value
+            continue
+        if run:
+            out.append(_ENCODER.encode(run)[1:-1])
+            run = {}
+        out.append(f"{_ENCODER.encode(key)}:{text}")
+    if run:
+        out.append(_ENCODER.encode(run)[1:-1])
+    return "{" + ",".join(out) + "}"
+
+
+def _codes(mask: int) -> list[str]:
+    return [str(DECK[i]) for i in bits(mask)]
+
+
+def _plays(plays: Plays) -> list[dict[str, Any]]:
+    return [{"seat": seat, "card": str(DECK[card])} for seat, card in plays]
+
+
+class FrameWriter:
+    """One table's cache of frame pieces (see the module's docstring).
+
+    Every cached piece is kept with the object it was made from and used only while
+    :meth:`frame_text`'s arguments hold that same object, so the cache can never serve
+    a piece of an earlier move, game or table: it holds nothing a caller could change.
+    """
+
+    def __init__(self) -> None:
+        self._rules: tuple[Rules, str] | None = None
+        self._tricks: tuple[object, str] | None = None
+        self._last: tuple[DealSummary, str] | None = None
+        self._deals: list[tuple[DealSummary, str]] = []
+        self._players: dict[int, tuple[tuple[Seat, ...], str]] = {}
+        self._public: tuple[object, str, str, str] | None = None
+        self._lines: dict[str, str] = {}
+
+    # ------------------------------------------------------------- the pieces
+
+    def _rules_text(self, rules: Rules) -> str:
+        cached = self._rules
+        if cached is None or cached[0] is not rules:
+            self._rules = cached = (rules, encode(rules_values(rules)))
+        return cached[1]
+
+    def _tricks_text(self, tricks: Sequence[tuple[Plays, int]]) -> str:
+        cached = self._tricks
+        if cached is None or cached[0] is not tricks:
+            text = encode([{"plays": _plays(plays), "winner": w} for plays, w in tricks])
+            self._tricks = cached = (tricks, text)
+        return cached[1]
+
+    def _last_text(self, last: DealSummary | None) -> str:
+        if last is None:
+            return "null"
+        cached = self._last
+        if cached is None or cached[0] is not last:
+            self._last = cached = (last, encode(summary_to_dict(last)))
+        return cached[1]
+
+    def _past_text(self, deals: Iterable[DealSummary]) -> str:
+        """The finished deals with their public looks of the cut, one cached text each."""
+        cache = self._deals
+        texts: list[str] = []
+        for number, deal in enumerate(deals):
+            if number < len(cache) and cache[number][0] is deal:
+                texts.append(cache[number][1])
+                continue
+            text = encode(summary_to_dict(deal, cut=True))
+            del cache[number:]  # a new game (or another history): the rest is stale
+            cache.append((deal, text))
+            texts.append(text)
+        return "[" + ",".join(texts) + "]"
+
+    def players_text(self, seats: tuple[Seat, ...], seat: int) -> str:
+        """The ``players`` list as ``seat`` reads it (itself is "You")."""
+        cached = self._players.get(seat)
+        if cached is None or cached[0] is not seats:
+            text = encode(
+                [
+                    {
+                        "seat": s.number,
+                        "name": "You" if s.number == seat else s.name,
+                        "kind": s.kind,
+                    }
+                    for s in seats
+                ]
+            )
+            self._players[seat] = cached = (seats, text)
+        return cached[1]
+
+    # ------------------------------------------------------------------ views
+
+    def view_text(self, view: PlayerView, legal: Sequence[Action], state: object) -> str:
+        """``encode(view.to_dict())``; ``legal`` is ``view.legal_actions()`` and ``state``
+        the state the view was made from.
+
+        The public fields (R23: the same in every seat's view of one state) are written
+        once per state and reused for the next seat's frame of that state; the seat's
+        own fields (its ``player``, hand, discards, draws, its look at the cut and its
+        legal actions) are written for each view.
+        """
+        public = self._public
+        if public is None or public[0] is not state:
+            self._public = public = (state, *self._public_texts(view))
+        private = {
+            "hand": _codes(view.hand_mask),
+            "discards": _codes(view.discard_mask),
+            "draws": [str(DECK[i]) for i in view.draw_indices],
+            "cut": [
+                {
+                    "seat": seat,
+                    "card": str(DECK[card]) if card >= 0 else None,
+                    "taken": taken,
+                    "critical": critical,
+                }
+                for seat, card, taken, critical in view.cut_entries
+            ],
+        }
+        return "".join(
+            (
+                f'{{"player":{view.player:d},',
+                public[1],
+                ",",
+                _ENCODER.encode(private)[1:-1],
+                ",",
+                public[2],
+                ',"legal_actions":',
+                _ENCODER.encode([str(a) for a in legal]),
+                ",",
+                public[3],
+                "}",
+            )
+        )
+
+    def _public_texts(self, view: PlayerView) -> tuple[str, str, str]:
+        """The three runs of public fields of ``view.to_dict()``, without braces: those
+        before the hand, those between the cut and the legal actions, those after."""
+        trump = view.trump_index
+        head = {
+            "num_players": view.num_players,
+            "rules": None,
+            "phase": view.phase.value,
+            "dealer": view.dealer,
+            "deal_number": view.deal_number,
+            "scores": view.scores,
+            "current_player": view.current_player,
+        }
+        middle = {
+            "trump_card": str(DECK[trump]) if trump >= 0 else None,
+            "trump_card_taken": view.trump_card_taken,
+            "folded": view.folded,
+            "exchanged": view.exchanged,
+            "stock_size": view.stock_size,
+            "hand_sizes": view.hand_sizes,
+            "trick": _plays(view.trick_plays),
+            "tricks": None,
+            "tricks_won": view.tricks_won,
+        }
+        tail = {
+            "last_deal": None,
+            "winners": view.winners,
+            "losers": view.losers,
+            "past_deals": None,
+            "position": str(view.position),
+        }
+        return (
+            encode_object(head, {"rules": self._rules_text(view.rules)})[1:-1],
+            encode_object(middle, {"tricks": self._tricks_text(view.played_tricks)})[1:-1],
+            encode_object(
+                tail,
+                {
+                    "last_deal": self._last_text(view.last_deal),
+                    "past_deals": self._past_text(view.past_summaries),
+                },
+            )[1:-1],
+        )
+
+    def lines_text(self, lines: Iterable[str]) -> str:
+        """``encode(list(lines))`` for a log: each line is encoded once, when it is new.
+
+        A line stays in a log for many moves and in several seats' logs, so its text is
+        kept (the keep is emptied when it grows past a few logs' worth of lines).
+        """
+        known = self._lines
+        if len(known) > _KEPT_LINES:
+            known.clear()
+        out: list[str] = []
+        for line in lines:
+            text = known.get(line)
+            if text is None:
+                known[line] = text = _ENCODER.encode(line)
+            out.append(text)
+        return "[" + ",".join(out) + "]"

@@ -1,0 +1,133 @@
+"""The table's logs and last events per seat and for spectators, told when first read.
+
+Every journal entry of a table is told to every seat and to the spectators: a move as
+the events that observer may see (:func:`~bohmisch_watten.events.describe`, R13, R23),
+narrated in every language, and a table notice (a new game, a seat handed to a bot) as
+one line.  Telling is most of the cost of a move, and most of it is read by nobody: a
+bot's seat has no page, a table without spectators has no public log.  So a
+:class:`Story` keeps what each entry tells (the states before and after a move, the
+seats' names then, or the notice) and tells it to an observer only when that
+observer's log or events are read, in the entries' order: the lines and events are
+the same as if they had been told at once.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from ..actions import Action
+from ..events import describe, to_dicts
+from ..state import GameState
+from ._i18n import DEFAULT, LANGUAGES, gettext
+from ._narrate import narrate_events
+from ._public import SPECTATOR, public_events
+
+__all__ = ["LOG_LINES", "Story"]
+
+LOG_LINES: Final = 40
+"""How many log lines each seat keeps (older lines drop off)."""
+
+
+@attrs.frozen
+class _Move:
+    before: GameState
+    action: Action
+    after: GameState
+    names: tuple[str, ...]
+    """The seats' names when the move was made (a seat handed to a bot is renamed)."""
+
+
+@attrs.frozen
+class _Notice:
+    message: str
+    """A message id of the catalogs, with ``{fields}``."""
+    fields: tuple[tuple[str, object], ...]
+    new_game: bool = False
+    """A new game clears the last move's events."""
+
+
+class Story:
+    """What a table's journal entries told each of ``players`` seats and the spectators.
+
+    The observers are the seats ``0 … players-1`` and the spectators (index
+    ``players``).  Each has a log per language (:data:`LOG_LINES` lines) and the events
+    of the last move as JSON data; :meth:`log`, :meth:`events` and :meth:`translated`
+    read them after telling the observer the entries it has not been told yet.
+    """
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        observers = players + 1
+        self._logs: dict[str, tuple[deque[str], ...]] = {
+            lang: tuple(deque(maxlen=LOG_LINES) for _ in range(observers)) for lang in LANGUAGES
+        }
+        self._events: list[list[dict[str, Any]]] = [[] for _ in range(observers)]
+        self._entries: list[_Move | _Notice] = []
+        self._told = [0] * observers
+        """Per observer, how many entries it was told."""
+
+    # ---------------------------------------------------------------- writing
+
+    def move(
+        self, before: GameState, action: Action, after: GameState, names: Sequence[str]
+    ) -> None:
+        """A move was made; ``names`` are the seats' names now."""
+        self._entries.append(_Move(before, action, after, tuple(names)))
+
+    def notice(self, message: str, fields: Mapping[str, object], *, new_game: bool = False) -> None:
+        """A table notice: ``message`` (an id of the catalogs, its ``fields`` filled in)
+        for every observer."""
+        self._entries.append(_Notice(message, tuple(fields.items()), new_game))
+
+    # ---------------------------------------------------------------- reading
+
+    def _index(self, seat: int | None) -> int:
+        return self.players if seat is None else seat
+
+    def log(self, seat: int | None, lang: str = DEFAULT) -> deque[str]:
+        """The log of ``seat`` (None: the spectators') in ``lang``."""
+        self._tell(self._index(seat))
+        return self._logs[lang][self._index(seat)]
+
+    def translated(self, seat: int | None) -> dict[str, deque[str]]:
+        """The log of ``seat`` (None: the spectators') in every other language."""
+        index = self._index(seat)
+        self._tell(index)
+        return {lang: logs[index] for lang, logs in self._logs.items() if lang != DEFAULT}
+
+    def events(self, seat: int | None) -> list[dict[str, Any]]:
+        """The last move's events as ``seat`` (None: a spectator) saw them, as JSON data;
+        empty after a new game."""
+        index = self._index(seat)
+        self._tell(index)
+        return self._events[index]
+
+    def _tell(self, index: int) -> None:
+        """Tell observer ``index`` the entries it was not told yet, in order."""
+        start = self._told[index]
+        if start == len(self._entries):
+            return
+        spectator = index == self.players
+        for entry in self._entries[start:]:
+            if isinstance(entry, _Notice):
+                fields = dict(entry.fields)
+                for lang, logs in self._logs.items():
+                    logs[index].append(gettext(lang, entry.message, **fields))
+                if entry.new_game:
+                    self._events[index] = []
+                continue
+            if spectator:  # seat 0's events without what only it saw
+                shown = public_events(describe(entry.before, entry.action, entry.after, 0))
+                observer, names = SPECTATOR, list(entry.names)
+            else:
+                shown = describe(entry.before, entry.action, entry.after, index)
+                observer = index
+                names = ["You" if s == index else name for s, name in enumerate(entry.names)]
+            for lang, logs in self._logs.items():
+                logs[index].extend(narrate_events(shown, entry.before, observer, names, lang=lang))
+            self._events[index] = to_dicts(shown)
+        self._told[index] = len(self._entries)
