@@ -23,6 +23,7 @@ import pytest
 
 from bohmisch_watten import (
     DECK,
+    Exchange,
     GameState,
     IllegalActionError,
     Phase,
@@ -33,11 +34,11 @@ from bohmisch_watten import (
     new_game,
 )
 from bohmisch_watten._dispatch import _PLAY_DECIDE
-from bohmisch_watten._effects import _PLAY_ON, play, summarize
+from bohmisch_watten._effects import _EXCHANGE_TO, _PLAY_ON, play, summarize
 from bohmisch_watten._legal import pack_indices
 from bohmisch_watten.actions import EXCHANGES, EXCHANGES_WITH_TRUMP
 from bohmisch_watten.exchange_options import exchange_options
-from bohmisch_watten.phases import DECIDERS, TABLE, completes_deal
+from bohmisch_watten.phases import DECIDERS, TABLE, completes_deal, dealer_decides
 from bohmisch_watten.scoring import game_result, reached_goal
 from bohmisch_watten.state import _make
 from bohmisch_watten.summary import DealSummary, PastDeals, Trick
@@ -196,6 +197,26 @@ def test_before_the_fifth_trick_the_machine_keeps_a_card_in_play() -> None:
             for action in state.legal_actions():
                 assert not completes_deal(state, action)
                 assert decide(state, action) is _PLAY_ON is Phase.PLAY
+
+
+def test_an_exchange_goes_where_the_machine_sends_it() -> None:
+    """``exchange`` reads ``_EXCHANGE_TO[dealer]`` instead of asking the guard (R18, R19)."""
+    options = TABLE[(Phase.EXCHANGE, "exchange")]
+    guards = {name for _, cond, unless in options for name, _ in cond + unless}
+    assert guards == {"dealer_decides"}
+    decide = DECIDERS[(Phase.EXCHANGE, "exchange")]
+    seen = set()
+    for state, after in itertools.pairwise(STATES):
+        node = after.history_node
+        if state.phase is not Phase.EXCHANGE or node is None or node[0] is not state.history_node:
+            continue
+        action = node[2]
+        if isinstance(action, Exchange):
+            dealer = state.current_player == state.dealer
+            assert dealer_decides(state, action) is dealer
+            assert after.phase is decide(state, action) is _EXCHANGE_TO[dealer]
+            seen.add(dealer)
+    assert seen == {False, True}
 
 
 def _summary_by_name(scored: GameState) -> DealSummary:

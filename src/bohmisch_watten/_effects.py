@@ -59,11 +59,24 @@ _SCORE: Final = Phase.SCORE
 _HEARTS: Final = Suit.HEARTS
 _NO_RITUAL: Final = Schleck.NONE
 
-_PLAY_ON: Final = resolve(TABLE[(_PLAY, "play")], lambda name, guard: False)
+
+def _machine_answer(phase: Phase, trigger: str, answer: bool) -> Phase:
+    """Where the compiled machine sends ``trigger`` in ``phase`` if its guards say ``answer``."""
+    dest = resolve(TABLE[(phase, trigger)], lambda name, guard: answer)
+    assert dest is not None
+    return dest
+
+
+_PLAY_ON: Final = _machine_answer(_PLAY, "play", False)
 """Where the machine sends a card played while its guard ``completes_deal`` is false:
 phase PLAY.  Before the fifth trick that guard cannot hold (it asks for four tricks
 played), so :func:`play` takes this answer there instead of asking the guard."""
 assert _PLAY_ON is _PLAY
+_EXCHANGE_TO: Final = tuple(_machine_answer(Phase.EXCHANGE, "exchange", d) for d in (False, True))
+"""``_EXCHANGE_TO[dealer]``: where the machine sends an exchange by the answer of its one
+guard, ``dealer_decides`` (the seat exchanging is the dealer, the last to decide: R18,
+R19).  :func:`exchange` has that answer already, so it reads the destination here
+instead of asking the guard: EXCHANGE for the others, PLAY after the dealer."""
 
 
 _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
@@ -281,8 +294,7 @@ def exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         or (take and (not dealer or not mask))
     ):
         raise IllegalActionError(exchange_problem(state, seat, action))
-    dest = decide(state, action)
-    assert dest is not None
+    dest = _EXCHANGE_TO[dealer]  # the machine's answer for dealer_decides, known here
     hand &= ~mask
     for i in pack[:draws]:
         hand |= 1 << i
@@ -338,6 +350,7 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
     # the guard cannot hold (it asks for four tricks played), so the machine's answer is
     # known without asking it, _PLAY_ON; a trick is complete when every active player has
     # played to it (R24, R27).
+    dest: Phase | None
     if len(tricks) < 4:
         dest = _PLAY_ON
         complete = len(trick) == folded.count(False)
