@@ -3,9 +3,12 @@
 ``apply()`` makes states with a private constructor that fills the slots directly,
 lists exchanges from tables indexed by cards, and asks ``game_result`` with a shortcut
 for the common "nobody reached the goal"; ``sample_chance`` shuffles by its own copy of
-``random.Random.shuffle``.  Each is checked here against the simple way: attrs' own
-``__init__``, the subsets of the hand enumerated by ``itertools``, the goal rule seat by
-seat, and the standard library's shuffle.
+``random.Random.shuffle``; a card played works out the next play mask inline and takes
+the phase machine's answer without asking it before the fifth trick; the scoring leaves
+the deal's summary to be built when read.  Each is checked here against the simple way:
+attrs' own ``__init__``, the subsets of the hand enumerated by ``itertools``, the goal
+rule seat by seat, the standard library's shuffle, ``legal_play_mask``, the machine's
+own guard, and a summary built by name from the scored state's public reads.
 """
 
 from __future__ import annotations
@@ -20,19 +23,26 @@ import pytest
 
 from bohmisch_watten import (
     DECK,
+    Exchange,
     GameState,
     IllegalActionError,
     Phase,
     PlayCard,
     Position,
     Shuffle,
+    Suit,
     new_game,
 )
+from bohmisch_watten._dispatch import _PLAY_DECIDE
+from bohmisch_watten._effects import _EXCHANGE_TO, _PLAY_ON, play, summarize
 from bohmisch_watten._legal import pack_indices
 from bohmisch_watten.actions import EXCHANGES, EXCHANGES_WITH_TRUMP
 from bohmisch_watten.exchange_options import exchange_options
+from bohmisch_watten.phases import DECIDERS, TABLE, completes_deal, dealer_decides
 from bohmisch_watten.scoring import game_result, reached_goal
 from bohmisch_watten.state import _make
+from bohmisch_watten.summary import DealSummary, PastDeals, Trick
+from bohmisch_watten.tricks import legal_play_mask
 
 from helpers import VARIANTS, random_game
 
@@ -156,3 +166,118 @@ def test_a_drawn_pack_is_trusted_only_by_identity() -> None:
     assert start.apply(Shuffle(drawn.pack)) == start.apply(drawn)
     with pytest.raises(IllegalActionError, match="R11"):
         start.apply(Shuffle(drawn.pack[:-1] + drawn.pack[:1]))
+
+
+def test_the_play_mask_worked_out_inline_is_legal_play_mask() -> None:
+    """R24–R26: every PLAY state's kept mask is what ``legal_play_mask`` gives."""
+    playing = [state for state in STATES if state.phase is Phase.PLAY]
+    assert len(playing) > 100
+    for state in playing:
+        seat = state.current_player
+        assert seat is not None
+        expected = legal_play_mask(
+            state.hand_masks[seat], state.trick_plays, state.trump_index >> 3,
+            state.rules.must_head,
+        )  # fmt: skip
+        assert state.play_mask == expected
+
+
+def test_before_the_fifth_trick_the_machine_keeps_a_card_in_play() -> None:
+    """``play`` takes ``_PLAY_ON`` without asking the machine before the fifth trick (R24).
+
+    The machine's entry for a card played has one guard, ``completes_deal``; it cannot
+    hold with fewer than four tricks played, and the entry then answers ``_PLAY_ON``.
+    """
+    options = TABLE[(Phase.PLAY, "play")]
+    guards = {name for _, cond, unless in options for name, _ in cond + unless}
+    assert guards == {"completes_deal"}
+    decide = DECIDERS[(Phase.PLAY, "play")]
+    for state in STATES:
+        if state.phase is Phase.PLAY and len(state.played_tricks) < 4:
+            for action in state.legal_actions():
+                assert not completes_deal(state, action)
+                assert decide(state, action) is _PLAY_ON is Phase.PLAY
+
+
+def test_an_exchange_goes_where_the_machine_sends_it() -> None:
+    """``exchange`` reads ``_EXCHANGE_TO[dealer]`` instead of asking the guard (R18, R19)."""
+    options = TABLE[(Phase.EXCHANGE, "exchange")]
+    guards = {name for _, cond, unless in options for name, _ in cond + unless}
+    assert guards == {"dealer_decides"}
+    decide = DECIDERS[(Phase.EXCHANGE, "exchange")]
+    seen = set()
+    for state, after in itertools.pairwise(STATES):
+        node = after.history_node
+        if state.phase is not Phase.EXCHANGE or node is None or node[0] is not state.history_node:
+            continue
+        action = node[2]
+        if isinstance(action, Exchange):
+            dealer = state.current_player == state.dealer
+            assert dealer_decides(state, action) is dealer
+            assert after.phase is decide(state, action) is _EXCHANGE_TO[dealer]
+            seen.add(dealer)
+    assert seen == {False, True}
+
+
+def _summary_by_name(scored: GameState) -> DealSummary:
+    """The summary of the deal ``scored`` (phase SCORE) scores, from its public reads."""
+    deal_score = scored.deal_score
+    trump = scored.trump_card
+    assert trump is not None
+    return DealSummary(
+        deal_number=scored.deal_number,
+        dealer=scored.dealer,
+        trump_card=trump,
+        trump_suit=trump.suit,
+        trump_card_taken=scored.trump_card_taken,
+        folded=scored.folded,
+        exchanged=scored.exchanged,
+        tricks=tuple(
+            Trick(tuple((seat, DECK[card]) for seat, card in plays), winner)
+            for plays, winner in scored.played_tricks
+        ),
+        tricks_won=scored.tricks_won,
+        points=tuple(a - b for a, b in zip(deal_score.scores, scored.scores, strict=True)),
+        scores=deal_score.scores,
+        doubled=trump.suit is Suit.HEARTS and scored.rules.hearts_double,
+        cut=tuple(
+            (seat, card if taken else None, taken, card.is_critical)
+            for seat, card, taken in scored.cut_cards
+        ),
+    )
+
+
+def test_a_summary_built_when_read_is_the_summary_of_the_scored_deal() -> None:
+    """The scoring appends the deal unbuilt: read later, it is the deal's summary (R29–R34).
+
+    ``last_folded`` answers without building it; a state of the next deal equals one whose
+    past deals were built eagerly, and hashes and pickles alike.
+    """
+    scored = 0
+    for before, after in itertools.pairwise(STATES):
+        if before.phase is not Phase.PLAY or after.phase is Phase.PLAY:
+            continue
+        if after.past_deals is before.past_deals:
+            continue  # a new game in the list of states, not a scoring
+        past = after.game_fields.past
+        assert past.last_folded == before.folded  # known before the summary is built
+        reference = _summary_by_name(summarize_source(before, after))
+        assert after.last_deal == reference
+        assert after.last_deal is after.last_deal  # built once, kept
+        assert past.last_folded == reference.folded
+        eager = PastDeals((*before.past_deals, reference))
+        assert past == eager
+        assert hash(past) == hash(eager)
+        assert pickle.loads(pickle.dumps(after)) == after
+        scored += 1
+    assert scored > 20
+
+
+def summarize_source(before: GameState, after: GameState) -> GameState:
+    """The state in phase SCORE between ``before`` and ``after`` (``apply()`` passes it)."""
+    node = after.history_node
+    assert node is not None
+    scored = play(before, node[2], _PLAY_DECIDE)  # the card played last
+    assert scored.phase is Phase.SCORE
+    assert summarize(scored) == _summary_by_name(scored)
+    return scored

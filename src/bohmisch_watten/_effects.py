@@ -29,12 +29,12 @@ from .dealing import cut_looker
 from .errors import IllegalActionError
 from .facts import SUITS, DealFields, GameFields
 from .phase import Phase
-from .phases import Decider
+from .phases import TABLE, Decider, resolve
 from .rules import Schleck
 from .seats import left_of, seat_order
 from .summary import DealSummary
-from .tables import CRITICAL_MASK, bits
-from .tricks import best_play, explain_illegal_play, legal_play_mask
+from .tables import BEATS, CRITICAL_MASK, EFFECTIVE, FOLLOW_MASK, STRENGTH, TRUMP, TRUMP_MASK, bits
+from .tricks import best_play, explain_illegal_play
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -58,6 +58,25 @@ _PLAY: Final = Phase.PLAY
 _SCORE: Final = Phase.SCORE
 _HEARTS: Final = Suit.HEARTS
 _NO_RITUAL: Final = Schleck.NONE
+
+
+def _machine_answer(phase: Phase, trigger: str, answer: bool) -> Phase:
+    """Where the compiled machine sends ``trigger`` in ``phase`` if its guards say ``answer``."""
+    dest = resolve(TABLE[(phase, trigger)], lambda name, guard: answer)
+    assert dest is not None
+    return dest
+
+
+_PLAY_ON: Final = _machine_answer(_PLAY, "play", False)
+"""Where the machine sends a card played while its guard ``completes_deal`` is false:
+phase PLAY.  Before the fifth trick that guard cannot hold (it asks for four tricks
+played), so :func:`play` takes this answer there instead of asking the guard."""
+assert _PLAY_ON is _PLAY
+_EXCHANGE_TO: Final = tuple(_machine_answer(Phase.EXCHANGE, "exchange", d) for d in (False, True))
+"""``_EXCHANGE_TO[dealer]``: where the machine sends an exchange by the answer of its one
+guard, ``dealer_decides`` (the seat exchanging is the dealer, the last to decide: R18,
+R19).  :func:`exchange` has that answer already, so it reads the destination here
+instead of asking the guard: EXCHANGE for the others, PLAY after the dealer."""
 
 
 _PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
@@ -275,8 +294,7 @@ def exchange(state: GameState, action: Exchange, decide: Decider) -> GameState:
         or (take and (not dealer or not mask))
     ):
         raise IllegalActionError(exchange_problem(state, seat, action))
-    dest = decide(state, action)
-    assert dest is not None
+    dest = _EXCHANGE_TO[dealer]  # the machine's answer for dealer_decides, known here
     hand &= ~mask
     for i in pack[:draws]:
         hand |= 1 << i
@@ -320,23 +338,31 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
                 state.deal_fields.trump >> 3, state.game_fields.rules.must_head,
             )
         )  # fmt: skip
-    dest = decide(state, action)
-    assert dest is not None
     copy = list(state.hand_masks)  # copied and changed in place: this is the hottest path
     copy[seat] &= ~(1 << card)
     hands = tuple(copy)
     trick = state.trick_plays + _PLAY_SINGLES[seat][card]
-    tricks, won = state.played_tricks, state.tricks_won
+    tricks = state.played_tricks
     deal = state.deal_fields
     folded = deal.folded
-    # Whether this card completes its trick.  In the fifth trick the guard completes_deal
-    # has decided it (dest SCORE, or not): its answer is taken, not worked out again.
-    # Before it the guard had nothing to decide, and a trick is complete when every
-    # active player has played to it (R24, R27).
-    if dest is _SCORE or (len(tricks) < 4 and len(trick) == folded.count(False)):
-        winner = best_play(trick, deal.trump >> 3)[0]
+    # Whether this card completes its trick.  In the fifth trick the machine decides, by
+    # its guard completes_deal (dest SCORE, or not), and its answer is taken.  Before it
+    # the guard cannot hold (it asks for four tricks played), so the machine's answer is
+    # known without asking it, _PLAY_ON; a trick is complete when every active player has
+    # played to it (R24, R27).
+    dest: Phase | None
+    if len(tricks) < 4:
+        dest = _PLAY_ON
+        complete = len(trick) == folded.count(False)
+    else:
+        dest = decide(state, action)
+        assert dest is not None
+        complete = dest is _SCORE
+    if complete:
+        trump = deal.trump >> 3
+        winner = best_play(trick, trump)[0]
         tricks = (*tricks, (trick, winner))
-        counts = list(won)
+        counts = list(state.tricks_won)
         counts[winner] += 1
         won = tuple(counts)
         trick = ()
@@ -347,12 +373,29 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
             nxt = winner
             mask = hands[winner]  # R24: the winner leads any card
     else:
+        won = state.tricks_won
         nxt = _LEFT[len(folded)][seat]
         if folded[nxt]:
             nxt = _next_active(folded, nxt)
-        mask = legal_play_mask(
-            hands[nxt], trick, deal.trump >> 3, state.game_fields.rules.must_head
-        )  # R25, R26: worked out once, for legal_actions() and for the check of the play
+        # R25, R26: legal_play_mask() inlined, worked out once, for legal_actions() and
+        # for the check of the next play (tests/test_fast_paths.py compares the two).
+        mask = hands[nxt]
+        trump = deal.trump >> 3
+        led = EFFECTIVE[trump][trick[0][1]]
+        follow = mask & FOLLOW_MASK[trump][led]
+        if not follow and led != TRUMP:
+            follow = mask & TRUMP_MASK[trump]  # R25.2: void in a plain suit, must trump
+        if follow:  # else R25.4: neither the suit led nor a trump, any card
+            mask = follow
+            if state.game_fields.rules.must_head:  # R25.1-3: head / overtrump if possible
+                strength = STRENGTH[trump][led]
+                winning = trick[0][1]
+                for _, other in trick[1:]:
+                    if strength[other] > strength[winning]:
+                        winning = other
+                heading = follow & BEATS[trump][led][winning]
+                if heading:
+                    mask = heading
     # The new state, built as make() builds it, inline: a card played is the commonest
     # action, and the call of make() with its ten arguments was a tenth of its cost.
     # tests/test_fast_paths.py checks that both build the same states.
@@ -376,18 +419,19 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
 # ---------------------------------------------------------------------- scoring
 
 
-def score(state: GameState, dest: Phase) -> GameState:
-    """R29–R34: post the points, keep the deal readable, then a new deal or the end.
+def summarize(state: GameState) -> DealSummary:
+    """The :class:`DealSummary` of the deal that ``state`` (phase SCORE) scores (R29–R34).
 
-    The points and scores are the :attr:`~bohmisch_watten.GameState.deal_score` that the
-    guard ``game_ends`` computed to choose ``dest``: read, not computed again.
+    Built when the summary is first read (:meth:`PastDeals.append_later
+    <bohmisch_watten.summary.PastDeals.append_later>`): the scoring keeps the state, and a
+    game whose past deals nobody reads never builds their tricks and summaries.
     """
-    n, rules, dealer, deal_number, before, start, past = state.game_fields
+    _, rules, dealer, deal_number, before, _, _ = state.game_fields
     deal = state.deal_fields
     trump = deal.trump
     scores = state.deal_score.scores
     cut = deal.cut
-    summary = DealSummary(  # positional, in the order of its fields: cheaper than by name
+    return DealSummary(  # positional, in the order of its fields: cheaper than by name
         deal_number, dealer, DECK[trump], SUITS[trump >> 3], deal.took_trump, deal.folded,
         state.exchanged, state.tricks, state.tricks_won, tuple(map(_minus, scores, before)),
         scores, trump >> 3 == _HEARTS and rules.hearts_double,
@@ -396,12 +440,23 @@ def score(state: GameState, dest: Phase) -> GameState:
             for seat, card, taken in cut
         ]) if cut else (),  # R13: a card looked at and not taken stays that seat's secret
     )  # fmt: skip
+
+
+def score(state: GameState, dest: Phase) -> GameState:
+    """R29–R34: post the points, keep the deal readable, then a new deal or the end.
+
+    The points and scores are the :attr:`~bohmisch_watten.GameState.deal_score` that the
+    guard ``game_ends`` computed to choose ``dest``: read, not computed again.  The
+    deal's summary is appended to the past deals unbuilt (:func:`summarize` builds it
+    when it is first read).
+    """
+    n, rules, dealer, deal_number, _, start, past = state.game_fields
+    scores = state.deal_score.scores
     if dest is not _GAME_OVER:
         dealer, deal_number = left_of(dealer, n), deal_number + 1  # R4
+    past = past.append_later(summarize, state, state.deal_fields.folded)
     return make(
         dest, None, (0,) * n, (), (), (0,) * n, fresh_deal(n),
-        _new_tuple(
-            GameFields, (n, rules, dealer, deal_number, scores, start, past.append(summary))
-        ),
+        _new_tuple(GameFields, (n, rules, dealer, deal_number, scores, start, past)),
         0, state.history_node,
     )  # fmt: skip

@@ -39,7 +39,8 @@ _CUT: Final = Phase.CUT
 _DEAL: Final = Phase.DEAL
 _EXCHANGE: Final = Phase.EXCHANGE
 _PLAY: Final = Phase.PLAY
-_HEARTS: Final = Suit.HEARTS
+_HEARTS: Final = int(Suit.HEARTS)
+"""Hearts as a plain int: an int compares with an int faster than with an IntEnum."""
 
 
 _PLAYS: Final = tuple(
@@ -218,7 +219,8 @@ def _fold_rule(state: GameState, seat: int) -> str | None:
         return "R21.2"
     if game.scores[seat] <= game.rules.min_fold_score:
         return "R21.3"
-    if state.previous_folds[seat]:
+    folds = game.past.last_folded  # state.previous_folds, one property call less
+    if (game.start.folded if folds is None else folds)[seat]:
         return "R21.4"
     dealer = game.dealer
     if seat == dealer:

@@ -326,8 +326,8 @@ class GameState(DealFacts):
     def previous_folds(self) -> tuple[bool, ...]:
         """Per seat, whether he folded in the previous deal (R21.4); public, as on a view."""
         game = self.game_fields
-        last = game.past.last
-        return game.start.folded if last is None else last.folded
+        folded = game.past.last_folded  # without building the summary (R21.4, each exchange)
+        return game.start.folded if folded is None else folded
 
     @property
     def last_deal(self) -> DealSummary | None:

@@ -4,12 +4,15 @@ A finished deal is kept as a :class:`DealSummary`, which holds only public facts
 R23), so the same object serves the full state and every seat's view.  The finished
 deals of a game form a :class:`PastDeals`, a persistent linked list: appending a deal
 shares every earlier one with the parent state, so a state costs the same to build at
-deal 80 as at deal 2, and a view never replays anything.
+deal 80 as at deal 2, and a view never replays anything.  The engine appends each deal
+by :meth:`PastDeals.append_later`, which builds its summary (five :class:`Trick`
+objects and the summary itself, a tenth of a random deal's cost) only when somebody
+reads it: a playout that never looks back does not pay for it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import attrs
@@ -130,10 +133,13 @@ class PastDeals:
         (0, (), False, None)
     """
 
-    __slots__ = ("_hash", "_len", "last", "previous")
+    __slots__ = ("_hash", "_last", "_len", "_pending", "previous")
 
     previous: PastDeals | None
-    last: DealSummary | None
+    _last: DealSummary | None
+    _pending: tuple[Callable[[Any], DealSummary], Any, tuple[bool, ...]] | None
+    """A deal appended by :meth:`append_later` and not read yet: its builder, the
+    builder's argument and the deal's folds; None once built (or never pending)."""
     _len: int
     _hash: int | None
 
@@ -149,11 +155,52 @@ class PastDeals:
                 node = _node(node, last, length)
             last = deal
             length += 1
-        self.previous, self.last, self._len, self._hash = node, last, length, None
+        self.previous, self._last, self._len, self._hash = node, last, length, None
+        self._pending = None
+
+    @property
+    def last(self) -> DealSummary | None:
+        """The newest deal, None if there is none.
+
+        A deal appended by :meth:`append_later` is built here, on the first read, and
+        kept: every later read gives the same object.
+        """
+        pending = self._pending
+        if pending is not None:
+            build, source, _ = pending
+            self._last = build(source)  # before the pending deal is dropped: see below
+            self._pending = None  # another thread sees either the pending deal or the built
+        return self._last
+
+    @property
+    def last_folded(self) -> tuple[bool, ...] | None:
+        """``last.folded``, None if there is no deal, without building a pending deal.
+
+        R21.4 asks at every exchange decision who folded in the previous deal; answered
+        from here, a game whose summaries nobody reads never builds them.
+        """
+        pending = self._pending
+        if pending is not None:
+            return pending[2]
+        last = self._last
+        return None if last is None else last.folded
 
     def append(self, deal: DealSummary) -> PastDeals:
         """A new list: this one plus ``deal``; this one is unchanged and shared."""
         return _node(self if self._len else None, deal, self._len + 1)
+
+    def append_later(
+        self, build: Callable[[Any], DealSummary], source: Any, folded: tuple[bool, ...]
+    ) -> PastDeals:
+        """A new list: this one plus the deal ``build(source)``, built when first read.
+
+        ``build`` must be a pure function of ``source`` (an immutable value), so that when
+        it runs makes no difference; ``folded`` must be the folds of the deal it builds
+        (:attr:`last_folded` answers with them without building it).
+        """
+        node = _node(self if self._len else None, None, self._len + 1)
+        node._pending = (build, source, folded)
+        return node
 
     def __len__(self) -> int:
         return self._len
@@ -207,7 +254,8 @@ class PastDeals:
         return self
 
 
-def _node(previous: PastDeals | None, deal: DealSummary, length: int) -> PastDeals:
+def _node(previous: PastDeals | None, deal: DealSummary | None, length: int) -> PastDeals:
     node = PastDeals.__new__(PastDeals)
-    node.previous, node.last, node._len, node._hash = previous, deal, length, None
+    node.previous, node._last, node._len, node._hash = previous, deal, length, None
+    node._pending = None
     return node
