@@ -22,7 +22,8 @@ The second figure is the race's (R31): the variant's points less the mean points
 the other seats in the same deal, its lead gained; a fold scores 0 (R29) but lets the
 others share the tricks, which the first figure does not see.
 A variant ``SPEC|play`` lets the heuristic play its cards, ``SPEC|fold`` lets the
-heuristic decide whether to fold (the variant still picks the exchange):
+heuristic decide whether to fold (the variant still picks the exchange), ``SPEC|exchange``
+lets the heuristic decide the fold and the exchange:
 
     python benchmarks/expert.py --speed-views 0 --pairings "" --paired-deals 150 \
         --variants "expert,expert|play,expert|fold,expert:fold_bonus=0"
@@ -112,7 +113,8 @@ def play(name: str, args: argparse.Namespace) -> None:
 
 
 class _Swapped:
-    """A variant with the heuristic's decision in one phase (``|play`` or ``|fold``)."""
+    """A variant with the heuristic's decision in one phase (``|play``, ``|fold`` or
+    ``|exchange``, the fold and the exchange)."""
 
     def __init__(self, bot: ExpertBot, swap: str) -> None:
         self.bot, self.swap, self.heuristic = bot, swap, HeuristicBot()
@@ -120,6 +122,8 @@ class _Swapped:
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         legal = view.legal_actions()
         if len(legal) > 1 and self.swap == "play" and view.phase.value == "play":
+            return self.heuristic.choose(view, rng)
+        if len(legal) > 1 and self.swap == "exchange" and view.phase.value == "exchange":
             return self.heuristic.choose(view, rng)
         if len(legal) > 1 and self.swap == "fold" and Fold() in legal:
             if self.heuristic.choose(view, rng) == Fold():
@@ -133,8 +137,8 @@ def _variant(spec: str) -> Bot:
     bot = make_bot(base)
     if not swap:
         return bot
-    if swap not in ("play", "fold") or not isinstance(bot, ExpertBot):
-        raise SystemExit(f"bad variant {spec!r}: SPEC|play or SPEC|fold of an expert spec")
+    if swap not in ("play", "fold", "exchange") or not isinstance(bot, ExpertBot):
+        raise SystemExit(f"bad variant {spec!r}: SPEC|play, |fold or |exchange of an expert")
     return _Swapped(bot, swap)
 
 
