@@ -61,9 +61,9 @@ def print_game(initial: GameState, actions: tuple[Action, ...]) -> GameState:
         if isinstance(action, Shuffle):
             print(f"\n=== Deal {before.deal_number}: seat {before.dealer} deals ===")
         elif isinstance(action, TakeCritical):
-            print(f"seat {seat} takes the Critical {before.cut_cards[-1][1]}")
+            print(f"seat {seat} takes the Critical {before.cut_looks[-1].card}")
         elif isinstance(action, LeaveCritical):
-            print(f"seat {seat} leaves the Critical {before.cut_cards[-1][1]} at the bottom")
+            print(f"seat {seat} leaves the Critical {before.cut_looks[-1].card} at the bottom")
         elif isinstance(action, Fold):
             print(f"seat {seat} folds")
         elif isinstance(action, Exchange):

@@ -122,7 +122,7 @@ class Table:
             )
             lines.append(f"Deal {deal.deal_number} over. Points: {points}.")
         if self.state.phase is Phase.EXCHANGE and before.phase in (Phase.DEAL, Phase.CUT):
-            for seat, card, taken, critical in self.view.cut_cards:
+            for seat, card, taken, critical in self.view.cut_looks:
                 if seat == self.human and card is not None and not taken and not critical:
                     lines.append(f"You saw the cut card {card}: no Critical, it stays below.")
         return lines
@@ -193,7 +193,7 @@ class Table:
         lines.append("Your hand: " + (" ".join(str(c) for c in view.hand) or "-"))
         actions = view.legal_actions()
         if TakeCritical() in actions:  # R12: the human looked at the cut card
-            card = view.cut_cards[-1][1]
+            card = view.cut_looks[-1].card
             assert card is not None
             lines.append(f"The cut card is {card} ({CRITICAL_NAMES[card]}), a Critical.")
         for number, (label, _) in enumerate(self.choices(), 1):

@@ -18,7 +18,7 @@ def _look(state: GameState, seat: int, known: set[Card]) -> None:
     if state.phase in (Phase.CUT, Phase.EXCHANGE, Phase.PLAY):
         known.update(state.hands[seat])
         known.update(state.discards[seat])
-        for who, card, taken in state.cut_cards:
+        for who, card, taken, _ in state.cut_looks:
             if taken or who == seat:
                 known.add(card)
         if state.trump_card is not None:

@@ -175,7 +175,7 @@ def test_alternate_ritual_cutter_dealer_cutter() -> None:
     assert state.current_player == 3
     state = state.apply(TakeCritical())
     assert state.phase is Phase.EXCHANGE
-    assert [(s, str(c), t) for s, c, t in state.cut_cards] == [
+    assert [(s, str(c), t) for s, c, t, _ in state.cut_looks] == [
         (3, "HK", True),
         (0, "S7", True),
         (3, "E7", True),
@@ -192,7 +192,7 @@ def test_ritual_ends_when_the_cut_card_is_no_critical() -> None:
     pack = stack_pack(4, 0, {}, "G9", bottom="GA HK")
     state = new_game(4).apply(pack)
     assert state.phase is Phase.EXCHANGE  # passed through: nobody had a choice
-    assert [(s, str(c), t) for s, c, t in state.cut_cards] == [(3, "GA", False)]
+    assert [(s, str(c), t) for s, c, t, _ in state.cut_looks] == [(3, "GA", False)]
     assert state.stock[-1] == Card.parse("GA")  # stays at the bottom (R13)
 
 
@@ -201,7 +201,7 @@ def test_ritual_ends_when_c2_is_no_critical_and_dealer_saw_it() -> None:
     pack = stack_pack(4, 0, {}, "G9", bottom="HK GA S7", taken={3: 1})
     state = new_game(4).apply(pack).apply(TakeCritical())
     assert state.phase is Phase.EXCHANGE
-    assert [(s, str(c), t) for s, c, t in state.cut_cards] == [(3, "HK", True), (0, "GA", False)]
+    assert [(s, str(c), t) for s, c, t, _ in state.cut_looks] == [(3, "HK", True), (0, "GA", False)]
     assert state.stock[-1] == Card.parse("GA")
 
 
@@ -212,7 +212,7 @@ def test_leaving_a_critical_ends_the_ritual_and_it_stays_at_the_bottom() -> None
     assert state.phase is Phase.EXCHANGE
     assert state.stock[-1] == Card.parse("S7")
     assert state.stock[-2] == Card.parse("HK")
-    assert [(s, str(c), t) for s, c, t in state.cut_cards] == [(3, "S7", False)]
+    assert [(s, str(c), t) for s, c, t, _ in state.cut_looks] == [(3, "S7", False)]
 
 
 @pytest.mark.rule("R14")
@@ -232,7 +232,7 @@ def test_no_ritual_with_schleck_none() -> None:
     pack = stack_pack(4, 0, {}, "G9", bottom="HK")
     state = new_game(4, rules=Rules(schleck="none")).apply(pack)
     assert state.phase is Phase.EXCHANGE
-    assert state.cut_cards == ()
+    assert state.cut_looks == ()
     assert state.stock[-1] is MAXI
 
 

@@ -45,7 +45,7 @@ def test_deal_reproduces_any_deal(
     """Any dealt position is reproduced: hands, trump card, stock, ritual (R12–R15)."""
     dealer = data.draw(st.integers(0, n - 1))
     target, decisions = _dealt(n, rules, dealer, seed)
-    taken = [card for _, card, took in target.cut_cards if took]
+    taken = [card for _, card, took, _ in target.cut_looks if took]
     stock = target.stock if full_stock else target.stock[:3]
     shuffle = Shuffle.deal(
         target.hands,
@@ -62,7 +62,7 @@ def test_deal_reproduces_any_deal(
     assert state.phase is Phase.EXCHANGE
     assert state.hands == target.hands
     assert state.trump_card == target.trump_card
-    assert state.cut_cards == target.cut_cards
+    assert state.cut_looks == target.cut_looks
     if full_stock:
         assert state.stock == target.stock
     assert state.stock[:3] == target.stock[:3]

@@ -242,7 +242,7 @@ def _summary_by_name(scored: GameState) -> DealSummary:
         doubled=trump.suit is Suit.HEARTS and scored.rules.hearts_double,
         cut=tuple(
             (seat, card if taken else None, taken, card.is_critical)
-            for seat, card, taken in scored.cut_cards
+            for seat, card, taken, _ in scored.cut_looks
         ),
     )
 

@@ -54,7 +54,7 @@ def snapshot(state: GameState) -> tuple[Any, ...]:
         state.folded,
         state.exchanged,
         state.discards,
-        state.cut_cards,
+        state.cut_looks,
         state.trick,
         state.tricks,
         state.tricks_won,

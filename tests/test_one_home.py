@@ -216,7 +216,7 @@ def test_the_compact_reads_are_the_card_reads() -> None:
             assert view.hand == tuple(DECK[i] for i in bits(view.hand_mask))
             assert view.discards == tuple(DECK[i] for i in bits(view.discard_mask))
             assert view.draws == tuple(DECK[i] for i in view.draw_indices)
-            assert len(view.cut_entries) == len(view.cut_cards)
+            assert len(view.cut_entries) == len(view.cut_looks)
             assert view.past_summaries is state.past_deals
             assert view.trump_index == state.trump_index
             assert view.exchange_counts == state.exchange_counts

@@ -156,7 +156,7 @@ def check_state(state: GameState) -> None:
     if phase in (Phase.DEAL, Phase.GAME_OVER):  # no cards are out between deals
         assert cards_out(state) == []
         assert state.trump_card is None
-        assert state.cut_cards == ()
+        assert state.cut_looks == ()
     else:
         out = cards_out(state)
         assert len(out) == 32
@@ -165,13 +165,13 @@ def check_state(state: GameState) -> None:
     if phase is Phase.CUT:  # R12-R14: hands hold the Criticals taken so far
         assert state.trump_card is None
         assert state.current_player is not None
-        seat, card, taken = state.cut_cards[-1]
+        seat, card, taken, _ = state.cut_looks[-1]
         assert not taken
         assert card.is_critical
         assert state.stock[-1] is card  # the card looked at is the bottom card
         assert seat == state.current_player
-        taken_cards = [(s, c) for s, c, t in state.cut_cards if t]
-        assert all(t for _, _, t in state.cut_cards[:-1])
+        taken_cards = [(s, c) for s, c, t, _ in state.cut_looks if t]
+        assert all(t for _, _, t, _ in state.cut_looks[:-1])
         for s in range(n):
             assert sorted(state.hands[s]) == sorted(c for t, c in taken_cards if t == s)
             assert all(c.is_critical for c in state.hands[s])
@@ -268,12 +268,13 @@ def check_scoring(before: GameState, after: GameState) -> None:
 def check_ritual_and_deal(state: GameState, pack: tuple[Any, ...]) -> None:
     """R12-R15: the cut ritual so far and the dealt cards agree with the shuffled pack."""
     n = state.num_players
-    looks = state.cut_cards
+    looks = state.cut_looks
     seats = ref.ritual_looks(pack, n, state.dealer, state.rules.schleck)
-    assert [s for s, _, _ in looks] == seats[: len(looks)]
-    for i, (_, card, taken) in enumerate(looks):
+    assert [s for s, _, _, _ in looks] == seats[: len(looks)]
+    for i, (_, card, taken, critical) in enumerate(looks):
         assert card is pack[-1 - i]  # the cut card, then the cards above it (R11)
-        assert card.is_critical or not taken
+        assert critical is card.is_critical
+        assert critical or not taken
         if i < len(looks) - 1:
             assert taken  # the ritual goes on only after a card was taken
     if state.phase is Phase.CUT:
@@ -284,7 +285,7 @@ def check_ritual_and_deal(state: GameState, pack: tuple[Any, ...]) -> None:
         assert len(looks) == 3 or not looks[-1][2]
     else:
         assert looks == ()
-    taken_by = [[c for s, c, t in looks if t and s == seat] for seat in range(n)]
+    taken_by = [[c for s, c, t, _ in looks if t and s == seat] for seat in range(n)]
     rest = pack[: len(pack) - sum(map(len, taken_by))]
     hands, trump, stock = ref.deal(rest, n, state.dealer, taken_by)
     assert state.trump_card is trump

@@ -80,7 +80,7 @@ def test_a_view_hides_every_card_its_seat_cannot_know() -> None:
             text = view.to_text()
             assert text == view_to_text(view)
             assert "pack=" not in text
-            public = {state.trump_card} | {card for _, card, *_ in view.cut_cards if card}
+            public = {state.trump_card} | {card for _, card, *_ in view.cut_looks if card}
             hidden = {
                 str(card)
                 for other in range(state.num_players)

@@ -25,7 +25,7 @@ def table_offering_a_critical() -> Table:
 @pytest.mark.rule("R12", "R13")
 def test_the_offered_critical_is_shown_and_taken_or_left_by_number() -> None:
     table = table_offering_a_critical()
-    card = table.view.cut_cards[-1][1]
+    card = table.view.cut_looks[-1].card
     screen = table.render()
     assert f"The cut card is {card} (" in screen
     assert "   1. take the Critical into your hand" in screen

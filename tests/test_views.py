@@ -109,7 +109,7 @@ def knowledge(state: GameState, player: int) -> list[tuple[int, int]]:
             if isinstance(action, Exchange) and seat == player:
                 after = {c.index for c in s.hands[player]}
                 mine |= sum(1 << i for i in after)
-            for looker, card, _ in s.cut_cards if s.phase is not Phase.DEAL else ():
+            for looker, card, _, _ in s.cut_looks if s.phase is not Phase.DEAL else ():
                 if looker == player:
                     mine |= 1 << card.index
             if s.phase is Phase.EXCHANGE and s.trump_card is not None:
@@ -358,8 +358,8 @@ def test_left_critical_known_only_to_the_seat_that_looked() -> None:
     assert state.phase is Phase.CUT
     assert state.current_player == 3
     cutter, other = state.view(3), state.view(1)
-    assert cutter.cut_cards == ((3, Card.parse("HK"), False, True),)
-    assert other.cut_cards == ((3, None, False, True),)
+    assert cutter.cut_looks == ((3, Card.parse("HK"), False, True),)
+    assert other.cut_looks == ((3, None, False, True),)
     assert cutter.legal_actions() == state.legal_actions()
     assert other.legal_actions() == ()
     rng = random.Random(1)
@@ -371,7 +371,7 @@ def test_left_critical_known_only_to_the_seat_that_looked() -> None:
     assert set(seen) == {"HK", "S7", "E7"}
     state = state.apply(LeaveCritical())
     view = state.view(1)
-    assert view.cut_cards == ((3, None, False, True),)
+    assert view.cut_looks == ((3, None, False, True),)
     for _ in range(100):
         sample = view.sample_state(rng)
         assert sample.stock[-1].is_critical
@@ -385,8 +385,8 @@ def test_taken_critical_is_public_and_stays_with_its_taker() -> None:
     state = state.apply(pack).apply(TakeCritical())
     assert state.phase is Phase.EXCHANGE
     view = state.view(1)
-    assert view.cut_cards[0] == (2, Card.parse("S7"), True, True)
-    assert view.cut_cards[1] == (0, None, False, False)  # the dealer saw a plain card
+    assert view.cut_looks[0] == (2, Card.parse("S7"), True, True)
+    assert view.cut_looks[1] == (0, None, False, False)  # the dealer saw a plain card
     rng = random.Random(2)
     for _ in range(200):
         sample = view.sample_state(rng)
@@ -471,3 +471,30 @@ def test_other_discards_are_hidden_but_counted() -> None:
     assert "E10" not in json.dumps(data)
     assert bits(own._discards) == sorted(c.index for c in cards("E10 EU"))
     assert not set(own.draws) & set(own.discards)
+
+
+def test_cut_looks_have_one_shape_on_the_state_and_the_view() -> None:
+    """R13: a seat's view has the state's looks, with None for a card it may not know;
+    the old ``cut_cards`` (three fields on the state, four on a view) still answers,
+    with a DeprecationWarning."""
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(60):
+        state = new_game(3).apply(new_game(3).sample_chance(rng))
+        while state.phase is Phase.CUT:
+            looks = state.cut_looks
+            for seat in range(3):
+                seen = state.view(seat).cut_looks
+                assert [look[:1] + look[2:] for look in seen] == [
+                    look[:1] + look[2:] for look in looks
+                ]
+                for mine, true in zip(seen, looks, strict=True):
+                    knows = true.taken or true.seat == seat
+                    assert mine.card == (true.card if knows else None)
+                checked += 1
+            with pytest.warns(DeprecationWarning, match="cut_looks"):
+                assert state.cut_cards == tuple((s, c, t) for s, c, t, _ in looks)
+            with pytest.warns(DeprecationWarning, match="cut_looks"):
+                assert state.view(0).cut_cards == state.view(0).cut_looks
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert checked > 10

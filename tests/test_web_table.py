@@ -161,7 +161,7 @@ def test_frames_offer_the_cut_and_the_exchange() -> None:
     assert seat is not None
     frame = table.frame(seat)
     assert frame["your_turn"] is True
-    assert frame["offer"] == str(table.state.cut_cards[-1][1])
+    assert frame["offer"] == str(table.state.cut_looks[-1].card)
     other = table.frame(1 - seat)
     assert other["offer"] is None
     assert frame["offer"] not in cards_in(json.dumps(other))  # R13: only the looker knows
@@ -200,7 +200,7 @@ def test_narration_of_the_ritual_names_taken_cards_to_all() -> None:
             break
     seat = table.state.current_player
     assert seat is not None
-    card = str(table.state.cut_cards[-1][1])
+    card = str(table.state.cut_looks[-1].card)
     before = table.state
     table.act(seat, "take")
     for observer in range(4):

@@ -20,6 +20,7 @@ from .cards import Card, Suit
 from .phase import Phase
 
 if TYPE_CHECKING:
+    from .facts import CutLook
     from .state import GameState
     from .views import PlayerView
 
@@ -80,13 +81,13 @@ def _table(
     return "\n".join(lines)
 
 
-def _ritual(looks: Sequence[tuple[int, Card | None, bool]], phase: Phase) -> list[str]:
+def _ritual(looks: Sequence[CutLook], phase: Phase) -> list[str]:
     """R12, R13: the looks of the cutting ritual while it is on."""
     if phase is not Phase.CUT:
         return []
     words = [
         f"seat {seat} {'took' if taken else 'looks at'} {HIDDEN if card is None else card}"
-        for seat, card, taken in looks
+        for seat, card, taken, _ in looks
     ]
     return ["Ritual: " + ", ".join(words)]
 
@@ -127,7 +128,7 @@ def render_state(state: GameState) -> str:
         f"{len(stock)} cards, top {stock[0]}" if stock else "-",
         state.trick,
         turn_text(state.phase, state.current_player, state.winners, state.losers),
-        _ritual(state.cut_cards, state.phase) + _last_deal(state),
+        _ritual(state.cut_looks, state.phase) + _last_deal(state),
     )
 
 
@@ -162,5 +163,5 @@ def render_view(view: PlayerView) -> str:
         f"{view.stock_size} cards" if view.stock_size else "-",
         view.trick,
         turn_text(view.phase, view.current_player, view.winners, view.losers),
-        _ritual([look[:3] for look in view.cut_cards], view.phase) + _last_deal(view),
+        _ritual(view.cut_looks, view.phase) + _last_deal(view),
     )

@@ -153,7 +153,7 @@ def observation(view: PlayerView) -> list[float]:
         out[at["discards"] + card.index] = 1.0
     for card in view.draws:
         out[at["draws"] + card.index] = 1.0
-    for seat, seen, taken, critical in view.cut_cards:
+    for seat, seen, taken, critical in view.cut_looks:
         if taken and seen is not None:
             out[at["criticals_taken"] + 3 * rel(seat) + _CRITICAL_ROW[seen.index]] = 1.0
         elif seen is not None:

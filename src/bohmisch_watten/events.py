@@ -276,14 +276,15 @@ def describe(
         events.append(DealStarted(after.deal_number, after.dealer))
     elif isinstance(action, (TakeCritical, LeaveCritical)):
         assert actor is not None
-        _, card, _ = before.cut_cards[-1]
+        card = before.cut_looks[-1].card
+        assert card is not None  # the state knows every card
         if isinstance(action, TakeCritical):
             events.append(CriticalTaken(actor, card))
         else:
             events.append(CriticalLeft(actor, card if sees(actor) else None))
     if isinstance(action, (Shuffle, TakeCritical, LeaveCritical)):
-        for seat, card, _ in after.cut_cards[len(before.cut_cards) :]:
-            events.append(CutCardSeen(seat, card if sees(seat) else None, card.is_critical))
+        for seat, card, _, critical in after.cut_looks[len(before.cut_looks) :]:
+            events.append(CutCardSeen(seat, card if sees(seat) else None, critical))
         turned = after.trump_card
         if turned is not None and before.trump_card is None:  # R15: the cards are dealt
             n = after.num_players

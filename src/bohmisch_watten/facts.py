@@ -19,7 +19,7 @@ from .rules import Rules
 from .summary import PastDeals, Trick
 from .tricks import PlayedTrick, Plays
 
-__all__ = ["CutEntry", "DealFacts", "DealFields", "DealScore", "GameFields"]
+__all__ = ["CutEntry", "CutLook", "DealFacts", "DealFields", "DealScore", "GameFields"]
 
 CutEntry = tuple[int, int, bool, bool]
 """A look in the cut ritual as an observer knows it: ``(seat, card or -1, taken, critical)``.
@@ -79,6 +79,25 @@ class DealScore(NamedTuple):
     """Per seat, the score once they are posted (R31–R33)."""
     winners: tuple[int, ...]
     """The seats that win the game with these scores; empty if the game goes on (R34)."""
+
+
+class CutLook(NamedTuple):
+    """One look in the cutting ritual (R12, R13), in the same shape on a state and a view.
+
+    :attr:`GameState.cut_looks <bohmisch_watten.GameState.cut_looks>` knows every card;
+    :attr:`PlayerView.cut_looks <bohmisch_watten.PlayerView.cut_looks>` has ``card``
+    None where only another seat knows it.  ``critical`` is public either way: a
+    Critical looked at is taken or visibly left, any other card ends the ritual (R12).
+    """
+
+    seat: int
+    """The seat who looked: the cutter or the dealer (R12)."""
+    card: Card | None
+    """The card looked at; None on a view where only the looking seat knows it (R13)."""
+    taken: bool
+    """Whether the seat took it into his hand (a taken card is public, R13)."""
+    critical: bool
+    """Whether the card was a Critical (R7)."""
 
 
 class DealFacts:

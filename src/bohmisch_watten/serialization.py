@@ -306,7 +306,7 @@ def _snapshot(state: GameState) -> dict[str, JSON]:
         "folded": list(state.folded),
         "exchanged": list(state.exchanged),
         "discards": [_cards(d) for d in state.discards],
-        "cut_cards": [[seat, str(card), taken] for seat, card, taken in state.cut_cards],
+        "cut_cards": [[seat, str(card), taken] for seat, card, taken, _ in state.cut_looks],
         "trick": _plays(state.trick),
         "tricks": [{"plays": _plays(t.plays), "winner": t.winner} for t in state.tricks],
         "tricks_won": list(state.tricks_won),

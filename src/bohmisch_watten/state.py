@@ -25,6 +25,7 @@ one-line facades (``view``, ``record``, ``to_json`` …) that hand over to other
 from __future__ import annotations
 
 import random
+import warnings
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -41,7 +42,7 @@ from .actions import Action, Shuffle
 from .cards import DECK, Card
 from .display import render_state
 from .errors import FormatError, IllegalActionError
-from .facts import DealFacts, DealFields, DealScore, GameFields
+from .facts import CutLook, DealFacts, DealFields, DealScore, GameFields
 from .notation import parse_action
 from .phase import Phase
 from .position import Position
@@ -284,14 +285,32 @@ class GameState(DealFacts):
         return tuple(tuple(DECK[i] for i in bits(m)) for m in self.deal_fields.discards)
 
     @property
-    def cut_cards(self) -> tuple[tuple[int, Card, bool], ...]:
-        """The cutting ritual so far: ``(seat who looked, card, taken)`` in order (R12, R13).
+    def cut_looks(self) -> tuple[CutLook, ...]:
+        """The cutting ritual so far, each look a :class:`~bohmisch_watten.facts.CutLook`
+        ``(seat, card, taken, critical)`` in order (R12, R13).
 
-        A taken card is public; a card looked at and not taken is known only to that seat.
-        The state knows every card, so each entry has three fields;
-        :attr:`PlayerView.cut_cards <bohmisch_watten.PlayerView.cut_cards>` adds a fourth
-        (whether it was a Critical) because a card hidden from that seat is None there.
+        A taken card is public; a card looked at and not taken is known only to that
+        seat, so :attr:`PlayerView.cut_looks <bohmisch_watten.PlayerView.cut_looks>` has
+        the same looks with None for a card the seat may not know.
         """
+        return tuple(
+            CutLook(seat, DECK[i], taken, DECK[i].is_critical)
+            for seat, i, taken in self.deal_fields.cut
+        )
+
+    @property
+    def cut_cards(self) -> tuple[tuple[int, Card, bool], ...]:
+        """Deprecated: ``(seat, card, taken)`` of each look; use :attr:`cut_looks`.
+
+        It had three fields here and four on a view; :attr:`cut_looks` has the same
+        four on both.
+        """
+        warnings.warn(
+            "GameState.cut_cards is deprecated: use cut_looks, (seat, card, taken, critical)"
+            " on the state and the view alike",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return tuple((seat, DECK[i], taken) for seat, i, taken in self.deal_fields.cut)
 
     @property

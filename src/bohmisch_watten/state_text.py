@@ -140,7 +140,7 @@ def state_to_text(state: GameState) -> str:
         lambda seat: state.hands[seat],
         lambda seat: state.discards[seat],
         state.stock,
-        [(seat, card, taken) for seat, card, taken in state.cut_cards],
+        [(seat, card, taken) for seat, card, taken, _ in state.cut_looks],
     )
     if state.phase is not Phase.DEAL and state.phase is not Phase.GAME_OVER:
         fields.insert(2, f"pack={_cards(last_shuffle(state.history_node).pack)}")
@@ -168,7 +168,7 @@ def view_to_text(view: PlayerView) -> str:
             return view.discards
         return (None,) * (view.exchanged[seat] or 0)  # R23: how many, never which
 
-    cut = [(seat, card, taken) for seat, card, taken, _ in view.cut_cards]
+    cut = [(seat, card, taken) for seat, card, taken, _ in view.cut_looks]
     return " ".join(_fields(view, hand, discards, (None,) * view.stock_size, cut))
 
 

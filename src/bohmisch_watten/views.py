@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import warnings
 from typing import Any, Final
 
 import attrs
@@ -37,7 +38,7 @@ from ._sampling import DealInfo, Plan
 from .actions import Action, Shuffle
 from .cards import DECK, Card
 from .display import render_view, turn_text
-from .facts import CutEntry, DealFacts
+from .facts import CutEntry, CutLook, DealFacts
 from .phase import Phase
 from .position import Position
 from .rules import Rules
@@ -137,15 +138,27 @@ class PlayerView(DealFacts):
         return tuple(DECK[i] for i in self._draws)
 
     @property
-    def cut_cards(self) -> tuple[tuple[int, Card | None, bool, bool], ...]:
-        """The ritual so far: ``(seat who looked, card or None, taken, was a Critical)`` (R13).
+    def cut_looks(self) -> tuple[CutLook, ...]:
+        """The ritual so far, each look a :class:`~bohmisch_watten.facts.CutLook`
+        ``(seat, card or None, taken, critical)`` (R13), as on the state.
 
         The card is None where only another seat knows it.
         """
         return tuple(
-            (seat, DECK[c] if c >= 0 else None, taken, critical)
+            CutLook(seat, DECK[c] if c >= 0 else None, taken, critical)
             for seat, c, taken, critical in self._cut
         )
+
+    @property
+    def cut_cards(self) -> tuple[tuple[int, Card | None, bool, bool], ...]:
+        """Deprecated: the same looks as :attr:`cut_looks`, which has one shape on the
+        state and the view."""
+        warnings.warn(
+            "PlayerView.cut_cards is deprecated: use cut_looks, the same on the state",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.cut_looks
 
     @property
     def stock_size(self) -> int:
@@ -183,7 +196,7 @@ class PlayerView(DealFacts):
 
     @property
     def cut_entries(self) -> tuple[CutEntry, ...]:
-        """The compact form of :attr:`cut_cards`: ``(seat, card index or -1, taken,
+        """The compact form of :attr:`cut_looks`: ``(seat, card index or -1, taken,
         was a Critical)``, -1 where only another seat knows the card (R13)."""
         return self._cut
 

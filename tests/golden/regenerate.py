@@ -133,9 +133,9 @@ def describe(state: GameState) -> Iterator[str]:
     yield field("deal", line)
     if state.is_chance_node:
         return
-    if state.cut_cards:
+    if state.cut_looks:
         looks = [
-            f"seat {s} {'took' if taken else 'looks at'} {c}" for s, c, taken in state.cut_cards
+            f"seat {s} {'took' if taken else 'looks at'} {c}" for s, c, taken, _ in state.cut_looks
         ]
         yield field("cut ritual", ", ".join(looks))
     for seat in range(n):

@@ -99,12 +99,13 @@ def _print_deal_start(state: GameState, out: TextIO) -> None:
         f" seat {state.cutter} cuts, seat {state.forehand} is forehand ===",
         file=out,
     )
-    if not state.cut_cards:
+    if not state.cut_looks:
         print("Cut: nobody looks at the cut card", file=out)
-    for seat, card, taken in state.cut_cards:
+    for seat, card, taken, critical in state.cut_looks:
+        assert card is not None  # the state knows every card
         if taken:
             verdict = "takes it"
-        elif card.is_critical:
+        elif critical:
             verdict = "leaves it at the bottom"
         else:
             verdict = "no Critical"

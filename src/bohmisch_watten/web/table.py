@@ -557,7 +557,7 @@ def offered_card(view: PlayerView, legal: Sequence[Action]) -> str | None:
     """
     if TakeCritical() not in legal and LeaveCritical() not in legal:
         return None
-    card: Card | None = view.cut_cards[-1][1]
+    card: Card | None = view.cut_looks[-1].card
     return None if card is None else str(card)
 
 
