@@ -167,3 +167,15 @@ def test_current_player_is_read_without_type_ignore() -> None:
         if "current_player" in line and "type: ignore" in line
     ]
     assert found == []
+
+
+def test_a_long_module_says_which_one_job_it_holds() -> None:
+    """A module over about 600 lines is one job, named at the top of its docstring."""
+    unnamed = []
+    for path in _package_files():
+        text = path.read_text()
+        if len(text.splitlines()) > 600 and "One job" not in (
+            ast.get_docstring(ast.parse(text)) or ""
+        ):
+            unnamed.append(str(path.relative_to(PACKAGE)))
+    assert unnamed == []

@@ -1,5 +1,9 @@
 """Game records: everything needed to reproduce a game, and the text form to share one.
 
+One job in one file, although it is long: the game record — its value, its text form
+and files of many records, and the checks of a record's finished deals that every
+loader shares.
+
 A :class:`GameRecord` holds the rules, the number of players, the first dealer and every
 action since :func:`new_game`, the shuffles included.  The game is a pure function of
 these, so :func:`replay` rebuilds the exact :class:`GameState`, and

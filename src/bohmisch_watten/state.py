@@ -1,5 +1,8 @@
 """The immutable game state: its fields, its public reads, and the facades (R1–R34).
 
+One job in one file, although it is long: the :class:`GameState` class, every public
+read of its fields in one place; the rule logic it calls lives in modules of its own.
+
 A :class:`GameState` holds everything about a game at one moment, including hidden
 cards.  It never changes: :meth:`GameState.apply` returns a new state, so old states stay
 valid (free undo, safe sharing, search trees without copying).

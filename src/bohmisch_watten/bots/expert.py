@@ -1,5 +1,8 @@
 """ExpertBot: sampled worlds weighted by inference, each solved exactly.
 
+One job in one file, although it is long: the expert's search and the values it gives a
+world; inference, the solver and the race model are modules of their own.
+
 The three things the strongest programs of this family of games (GIB for bridge, Kermit
 for Skat, the Schafkopf bots) combine:
 

@@ -1,5 +1,9 @@
 """The game server: many stored tables in one process, a lobby, an API and spectators.
 
+One job in one file, although it is long: the server process — its routes, the hub of
+live tables they share, and the limits that protect it; frames, storage, narration
+and the table itself are modules of their own.
+
 Routes (see ``docs/server.md`` for examples):
 
 * ``GET /`` — the lobby: the open tables and a form to create one (it uses the API).
