@@ -145,22 +145,27 @@ def view_encoding(seconds: float) -> float:
 
 
 def fast_observation(seconds: float) -> float:
-    from bohmisch_watten.adapters.fast import encode_observation
+    from bohmisch_watten.adapters import fast
+
+    # An environment's memo (older trees kept it at module level and take no argument).
+    memo = [fast.Memo()] if hasattr(fast, "Memo") else []
 
     def chunk() -> int:
         for i, s in enumerate(STATES):
-            encode_observation(s, i & 3)
+            fast.encode_observation(s, i & 3, *memo)
         return len(STATES)
 
     return timed(seconds, chunk)
 
 
 def fast_mask(seconds: float) -> float:
-    from bohmisch_watten.adapters.fast import encode_mask
+    from bohmisch_watten.adapters import fast
+
+    memo = [fast.Memo()] if hasattr(fast, "Memo") else []
 
     def chunk() -> int:
         for i, s in enumerate(STATES):
-            encode_mask(s, i & 3)
+            fast.encode_mask(s, i & 3, *memo)
         return len(STATES)
 
     return timed(seconds, chunk)

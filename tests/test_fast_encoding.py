@@ -137,6 +137,14 @@ def test_bad_arguments_are_named() -> None:
         encode_mask(state, True)
     with pytest.raises(ValueError, match="seat"):
         encode_observation(state, 2)
+    with pytest.raises(TypeError, match="memo"):
+        encode_observation(state, 0, {})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="memo"):
+        encode_mask(state, 0, {})  # type: ignore[arg-type]
+    memo = Memo()
+    np.testing.assert_array_equal(encode_observation(state, 1, memo), encode_observation(state, 1))
+    np.testing.assert_array_equal(encode_mask(state, 0, memo), encode_mask(state, 0))
+    assert memo.game
     with pytest.raises(ValueError, match="num_players"):
         Encoder(5, 4)
     with pytest.raises(ValueError, match="capacity"):

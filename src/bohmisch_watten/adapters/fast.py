@@ -439,24 +439,34 @@ def _check(state: object, seat: object) -> GameState:
     return state
 
 
-def encode_observation(state: GameState, seat: int) -> npt.NDArray[np.float32]:
+def encode_observation(
+    state: GameState, seat: int, memo: Memo | None = None
+) -> npt.NDArray[np.float32]:
     """A new float32 array equal to ``observation(state.view(seat))``.
 
-    Raises:
-        TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
-        ValueError: naming ``seat`` if it is not a seat of the game.
-    """
-    return observation_row(_check(state, seat), seat)
-
-
-def encode_mask(state: GameState, seat: int) -> npt.NDArray[np.int8]:
-    """A new int8 array equal to ``action_mask(state.view(seat))``.
+    Pass the same :class:`Memo` for the states of one game (as an environment does) and
+    the columns that change a few times a deal are worked out once per seat.
 
     Raises:
         TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
         ValueError: naming ``seat`` if it is not a seat of the game.
     """
-    return mask_array(mask_bits(_check(state, seat), seat))
+    if memo is not None and not isinstance(memo, Memo):
+        raise TypeError(f"memo must be a Memo or None, got {type(memo).__name__}")
+    return observation_row(_check(state, seat), seat, memo)
+
+
+def encode_mask(state: GameState, seat: int, memo: Memo | None = None) -> npt.NDArray[np.int8]:
+    """A new int8 array equal to ``action_mask(state.view(seat))`` (``memo`` as for
+    :func:`encode_observation`: each recurring mask is unpacked once).
+
+    Raises:
+        TypeError: naming ``state`` or ``seat`` for a value of the wrong type.
+        ValueError: naming ``seat`` if it is not a seat of the game.
+    """
+    if memo is not None and not isinstance(memo, Memo):
+        raise TypeError(f"memo must be a Memo or None, got {type(memo).__name__}")
+    return mask_array(mask_bits(_check(state, seat), seat), memo)
 
 
 def observation_row(
