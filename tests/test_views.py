@@ -498,3 +498,41 @@ def test_cut_looks_have_one_shape_on_the_state_and_the_view() -> None:
                 assert state.view(0).cut_cards == state.view(0).cut_looks
             state = state.apply(rng.choice(state.legal_actions()))
     assert checked > 10
+
+
+def _reaches_a_full_state(root: object) -> bool:
+    """Whether any object reachable from ``root`` (data, not code) is a GameState."""
+    import gc
+    import types
+
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(
+            obj, (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType)
+        ):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, GameState):
+            return True
+        todo.extend(gc.get_referents(obj))
+    return False
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_view_holds_no_full_state_after_unviewed_deals(players: int) -> None:
+    """R23: the engine keeps a scored deal's state until its summary is read; a view
+    (made after deals nobody looked at) shares only built summaries."""
+    rng = random.Random(players)
+    state = new_game(players)
+    while state.deal_number < 4 and not state.is_terminal:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+    assert _reaches_a_full_state(state.game_fields)  # the unbuilt summaries hold states
+    for seat in range(players):
+        view = state.view(seat)
+        assert not _reaches_a_full_state(view)
+        assert not _reaches_a_full_state(view.sample_state(rng).view(seat))
