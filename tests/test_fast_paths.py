@@ -34,7 +34,7 @@ from bohmisch_watten import (
     new_game,
 )
 from bohmisch_watten._dispatch import _PLAY_DECIDE
-from bohmisch_watten._effects import _EXCHANGE_TO, _PLAY_ON, play, summarize
+from bohmisch_watten._effects import _EXCHANGE_TO, _PLAY_ON, play, scored_deal, summarize
 from bohmisch_watten._legal import pack_indices
 from bohmisch_watten.actions import EXCHANGES, EXCHANGES_WITH_TRUMP
 from bohmisch_watten.exchange_options import exchange_options
@@ -279,5 +279,5 @@ def summarize_source(before: GameState, after: GameState) -> GameState:
     assert node is not None
     scored = play(before, node[2], _PLAY_DECIDE)  # the card played last
     assert scored.phase is Phase.SCORE
-    assert summarize(scored) == _summary_by_name(scored)
+    assert summarize(scored_deal(scored)) == _summary_by_name(scored)
     return scored

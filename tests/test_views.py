@@ -522,8 +522,9 @@ def _reaches_a_full_state(root: object) -> bool:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_view_holds_no_full_state_after_unviewed_deals(players: int) -> None:
-    """R23: the engine keeps a scored deal's state until its summary is read; a view
-    (made after deals nobody looked at) shares only built summaries."""
+    """R13, R23: the engine keeps a scored deal unbuilt until its summary is read, as
+    public facts only; neither the state's game fields nor a view (made after deals
+    nobody looked at) lead to a full state and its hidden cards."""
     rng = random.Random(players)
     state = new_game(players)
     while state.deal_number < 4 and not state.is_terminal:
@@ -531,7 +532,8 @@ def test_a_view_holds_no_full_state_after_unviewed_deals(players: int) -> None:
             state = state.apply(state.sample_chance(rng))
         else:
             state = state.apply(rng.choice(state.legal_actions()))
-    assert _reaches_a_full_state(state.game_fields)  # the unbuilt summaries hold states
+    assert len(state.past_deals) >= 3
+    assert not _reaches_a_full_state(state.game_fields)
     for seat in range(players):
         view = state.view(seat)
         assert not _reaches_a_full_state(view)

@@ -24,17 +24,17 @@ from ._construct import make
 from ._layout import STOCK_LIMIT, fresh_deal
 from ._legal import fold_forbidden_by, pack_indices, pack_problem
 from .actions import Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
-from .cards import DECK, Suit
+from .cards import DECK, Card, Suit
 from .dealing import cut_looker
 from .errors import IllegalActionError
-from .facts import SUITS, DealFields, GameFields
+from .facts import CARD_PAIRS, SUITS, DealFields, GameFields
 from .phase import Phase
 from .phases import TABLE, Decider, resolve
 from .rules import Schleck
 from .seats import left_of, seat_order
-from .summary import DealSummary
+from .summary import DealSummary, Trick
 from .tables import BEATS, CRITICAL_MASK, EFFECTIVE, FOLLOW_MASK, STRENGTH, TRUMP, TRUMP_MASK, bits
-from .tricks import best_play, explain_illegal_play
+from .tricks import PlayedTrick, best_play, explain_illegal_play
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -419,26 +419,48 @@ def play(state: GameState, action: PlayCard, decide: Decider) -> GameState:
 # ---------------------------------------------------------------------- scoring
 
 
-def summarize(state: GameState) -> DealSummary:
-    """The :class:`DealSummary` of the deal that ``state`` (phase SCORE) scores (R29–R34).
+ScoredDeal = tuple[
+    GameFields, int, bool, tuple[bool, ...], tuple[int | None, ...], tuple[PlayedTrick, ...],
+    tuple[int, ...], tuple[int, ...], tuple[tuple[int, Card | None, bool, bool], ...],
+]  # fmt: skip
+"""What :func:`summarize` builds a summary from: the game's fields, then the deal's
+trump card, taken trump card, folds, exchange counts, tricks, tricks won, new scores and
+public cut looks — public facts only (R13, R23)."""
 
-    Built when the summary is first read (:meth:`PastDeals.append_later
-    <bohmisch_watten.summary.PastDeals.append_later>`): the scoring keeps the state, and a
-    game whose past deals nobody reads never builds their tricks and summaries.
+
+def scored_deal(state: GameState) -> ScoredDeal:
+    """The public facts of the deal that ``state`` (phase SCORE) scores (R29–R34).
+
+    Kept, unbuilt, in the past deals until the summary is read
+    (:meth:`PastDeals.append_later <bohmisch_watten.summary.PastDeals.append_later>`),
+    so it holds no hand, stock, discard or secret cut card: a seat's view shares the
+    past deals and must carry nothing it may not know (R13, R23).
     """
-    _, rules, dealer, deal_number, before, _, _ = state.game_fields
     deal = state.deal_fields
-    trump = deal.trump
-    scores = state.deal_score.scores
     cut = deal.cut
-    return DealSummary(  # positional, in the order of its fields: cheaper than by name
-        deal_number, dealer, DECK[trump], SUITS[trump >> 3], deal.took_trump, deal.folded,
-        state.exchanged, state.tricks, state.tricks_won, tuple(map(_minus, scores, before)),
-        scores, trump >> 3 == _HEARTS and rules.hearts_double,
+    return (
+        state.game_fields, deal.trump, deal.took_trump, deal.folded, state.exchanged,
+        state.played_tricks, state.tricks_won, state.deal_score.scores,
         tuple([
             (seat, DECK[card] if taken else None, taken, bool(CRITICAL_MASK >> card & 1))
             for seat, card, taken in cut
         ]) if cut else (),  # R13: a card looked at and not taken stays that seat's secret
+    )  # fmt: skip
+
+
+def summarize(facts: ScoredDeal) -> DealSummary:
+    """The :class:`DealSummary` of a scored deal (:func:`scored_deal`), built when it is
+    first read: a game whose past deals nobody reads never builds their tricks."""
+    game, trump, took_trump, folded, exchanged, played, won, scores, cut = facts
+    _, rules, dealer, deal_number, before, _, _ = game
+    pairs = CARD_PAIRS
+    tricks = tuple(
+        [Trick(tuple([pairs[s][i] for s, i in plays]), winner) for plays, winner in played]
+    )
+    return DealSummary(  # positional, in the order of its fields: cheaper than by name
+        deal_number, dealer, DECK[trump], SUITS[trump >> 3], took_trump, folded,
+        exchanged, tricks, won, tuple(map(_minus, scores, before)),
+        scores, trump >> 3 == _HEARTS and rules.hearts_double, cut,
     )  # fmt: skip
 
 
@@ -447,14 +469,14 @@ def score(state: GameState, dest: Phase) -> GameState:
 
     The points and scores are the :attr:`~bohmisch_watten.GameState.deal_score` that the
     guard ``game_ends`` computed to choose ``dest``: read, not computed again.  The
-    deal's summary is appended to the past deals unbuilt (:func:`summarize` builds it
-    when it is first read).
+    deal's public facts are appended to the past deals unbuilt (:func:`summarize`
+    builds the summary when it is first read).
     """
     n, rules, dealer, deal_number, _, start, past = state.game_fields
     scores = state.deal_score.scores
     if dest is not _GAME_OVER:
         dealer, deal_number = left_of(dealer, n), deal_number + 1  # R4
-    past = past.append_later(summarize, state, state.deal_fields.folded)
+    past = past.append_later(summarize, scored_deal(state), state.deal_fields.folded)
     return make(
         dest, None, (0,) * n, (), (), (0,) * n, fresh_deal(n),
         _new_tuple(GameFields, (n, rules, dealer, deal_number, scores, start, past)),

@@ -185,19 +185,6 @@ class PastDeals:
         last = self._last
         return None if last is None else last.folded
 
-    def settle(self) -> PastDeals:
-        """Build every pending deal (:meth:`append_later`), newest first; returns self.
-
-        A pending deal holds the scored state it will be built from, hidden cards and
-        all (R23), so whatever is handed to a seat settles first.  The walk stops at the
-        first deal already built, so settling after every deal costs one step.
-        """
-        node: PastDeals | None = self
-        while node is not None and node._pending is not None:
-            node.last  # noqa: B018 - the property builds and keeps it
-            node = node.previous
-        return self
-
     def append(self, deal: DealSummary) -> PastDeals:
         """A new list: this one plus ``deal``; this one is unchanged and shared."""
         return _node(self if self._len else None, deal, self._len + 1)

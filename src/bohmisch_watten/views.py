@@ -498,9 +498,6 @@ def make_view(state: GameState, player: int) -> PlayerView:
     deal = state.deal_fields
     exchanged = deal.exchanged
     draws = drawn_cards(state, player)
-    # R23: a deal appended for a later summary holds its whole scored state (discards,
-    # stock): settled, the view shares built summaries only, never a full state.
-    past = state.past_deals.settle()
     return PlayerView(
         player=player,
         num_players=n,
@@ -522,7 +519,7 @@ def make_view(state: GameState, player: int) -> PlayerView:
         trick=state.trick_plays,
         tricks=state.played_tricks,
         tricks_won=state.tricks_won,
-        past=past,
+        past=state.past_deals,
         winners=state.winners,
         losers=state.losers,
         previous_folds=state.previous_folds,
