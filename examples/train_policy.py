@@ -88,7 +88,7 @@ import numpy as np
 import torch
 
 from bohmisch_watten import new_game
-from bohmisch_watten.action_ids import id_to_action
+from bohmisch_watten.action_ids import action_to_id, id_to_action
 from bohmisch_watten.adapters.fast import Encoder, bot_action
 from bohmisch_watten.bots import Bot, HeuristicBot, RandomBot
 from bohmisch_watten.bots.learned import PolicyNet, save_policy
@@ -98,13 +98,21 @@ MAX_DEALS = 60  # a game of random-ish play can drift; restart it after this man
 REWARD_SCALE = 5.0
 
 
+HEURISTIC = HeuristicBot()
+
+
 class Transition:
-    """One decision: what the network saw and did, and the deal's reward once known."""
+    """One decision: what the network saw and did, the heuristic's choice there, and the
+    deal's reward once known."""
 
-    __slots__ = ("action", "logp", "mask", "obs", "ret", "value")
+    __slots__ = ("action", "logp", "mask", "obs", "ret", "target", "value")
 
-    def __init__(self, obs: np.ndarray, mask: np.ndarray, action: int, logp: float, value: float):
+    def __init__(
+        self, obs: np.ndarray, mask: np.ndarray, action: int, logp: float, value: float,
+        target: int,
+    ) -> None:  # fmt: skip
         self.obs, self.mask, self.action, self.logp, self.value = obs, mask, action, logp, value
+        self.target = target
         self.ret = 0.0
 
 
@@ -168,6 +176,7 @@ class Trainer:
         batch: int = 2048,
         epochs: int = 4,
         minibatch: int = 1024,
+        entropy: float = 0.01,
     ) -> None:
         torch.manual_seed(seed)
         self.rng = random.Random(seed)
@@ -176,26 +185,37 @@ class Trainer:
         self.tables = [Table(random.Random(seed * 1000 + i), heuristic_share) for i in range(games)]
         self.encoder = Encoder(PLAYERS, games)
         self.batch, self.epochs, self.minibatch = batch, epochs, minibatch
+        self.entropy = entropy
         self.ready: list[Transition] = []
         self.decisions = 0
 
-    def collect(self) -> list[Transition]:
-        """Play until at least ``batch`` paid decisions are ready; return them."""
+    def collect(self, imitate: bool = False) -> list[Transition]:
+        """Play until at least ``batch`` paid decisions are ready; return them.
+
+        With ``imitate`` the network's seats play the heuristic's action (the network
+        only watches, to learn it); otherwise they play an action drawn from the network.
+        """
         while len(self.ready) < self.batch:
             seats = [table.advance(self.ready) for table in self.tables]
-            obs, masks = self.encoder.encode([t.state for t in self.tables], seats)
+            states = [t.state for t in self.tables]
+            obs, masks = self.encoder.encode(states, seats)
+            targets = [
+                action_to_id(state, bot_action(HEURISTIC, state, seat, self.rng))
+                for state, seat in zip(states, seats, strict=True)
+            ]
             obs_t = torch.from_numpy(obs)
             mask_t = torch.from_numpy(masks)
             with torch.no_grad():
                 logits, values = self.net(obs_t, mask_t)
                 dist = torch.distributions.Categorical(logits=logits)
-                actions = dist.sample()
+                actions = torch.tensor(targets) if imitate else dist.sample()
                 logps = dist.log_prob(actions)
             for i, table in enumerate(self.tables):
                 action = int(actions[i])
                 t = Transition(
-                    obs[i].copy(), masks[i].copy(), action, float(logps[i]), float(values[i])
-                )
+                    obs[i].copy(), masks[i].copy(), action, float(logps[i]), float(values[i]),
+                    targets[i],
+                )  # fmt: skip
                 table.open[seats[i]].append(t)
                 table.apply(id_to_action(table.state, action), self.ready)
             self.decisions += len(self.tables)
@@ -204,37 +224,48 @@ class Trainer:
 
     def _loss(
         self, obs: torch.Tensor, mask: torch.Tensor, act: torch.Tensor, old: torch.Tensor,
-        adv: torch.Tensor, ret: torch.Tensor,
+        adv: torch.Tensor, ret: torch.Tensor, target: torch.Tensor, imitate: float,
     ) -> torch.Tensor:  # fmt: skip
+        """The PPO loss, plus ``imitate`` times the cross-entropy to the heuristic's ids
+        (with ``imitate`` at 1 and ``adv`` at 0 that is the imitation loss alone)."""
         logits, values = self.net(obs, mask)
         dist = torch.distributions.Categorical(logits=logits)
         ratio = torch.exp(dist.log_prob(act) - old)
         policy = -torch.min(ratio * adv, ratio.clamp(0.8, 1.2) * adv).mean()
         value = (values - ret).pow(2).mean()
-        return policy + 0.5 * value - 0.01 * dist.entropy().mean()
+        loss = policy + 0.5 * value - self.entropy * dist.entropy().mean()
+        if imitate:
+            loss = loss - imitate * dist.log_prob(target).mean()
+        return loss
 
-    def update(self, batch: list[Transition]) -> dict[str, float]:
-        """PPO epochs over ``batch``; the loss on the whole batch before and after."""
+    def update(self, batch: list[Transition], imitate: float = 0.0) -> dict[str, float]:
+        """PPO epochs over ``batch`` (or, with ``imitate`` ≥ 1, the imitation of the
+        heuristic alone); the loss on the whole batch before and after."""
         obs = torch.from_numpy(np.stack([t.obs for t in batch]))
         mask = torch.from_numpy(np.stack([t.mask for t in batch]))
         act = torch.tensor([t.action for t in batch])
         old = torch.tensor([t.logp for t in batch])
+        target = torch.tensor([t.target for t in batch])
         ret = torch.tensor([t.ret for t in batch], dtype=torch.float32)
         adv = ret - torch.tensor([t.value for t in batch])
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        if imitate >= 1:
+            adv = torch.zeros_like(adv)
+        args = (obs, mask, act, old, adv, ret, target)
         with torch.no_grad():
-            before = float(self._loss(obs, mask, act, old, adv, ret))
+            before = float(self._loss(*args, imitate))
         for _ in range(self.epochs):
             order = torch.randperm(len(batch))
             for k in range(0, len(batch), self.minibatch):
                 part = order[k : k + self.minibatch]
-                loss = self._loss(obs[part], mask[part], act[part], old[part], adv[part], ret[part])
+                o, m, a, p, d, r, g = (tensor[part] for tensor in args)
+                loss = self._loss(o, m, a, p, d, r, g, imitate)
                 self.optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(self.net.parameters(), 0.5)
                 self.optimizer.step()
         with torch.no_grad():
-            after = float(self._loss(obs, mask, act, old, adv, ret))
+            after = float(self._loss(*args, imitate))
         return {"loss_before": before, "loss_after": after, "mean_return": float(ret.mean())}
 
 
@@ -283,9 +314,18 @@ def train(
     eval_every: float = 60.0,
     eval_games: int = 400,
     log: bool = True,
+    imitation: float = 0.0,
+    keep: float = 0.0,
     **options: Any,
 ) -> tuple[Trainer, list[dict[str, float]]]:
     """Train for ``seconds`` of training time; evaluate every ``eval_every`` seconds.
+
+    Training time is the CPU time of this process (``time.process_time``), so a shared
+    machine does not shorten a training minute; evaluations are not counted.  The first
+    ``imitation`` seconds imitate the heuristic (its action is played and learned, the
+    value learns its deals' results); then PPO, with ``keep`` times the cross-entropy to
+    the heuristic's action added to the loss, so what the rewards do not yet teach stays
+    close to the heuristic's play.
 
     Returns the trainer and the history: one entry per update (losses) and, in those
     that end an evaluation period, ``minutes``, ``vs_random`` and ``vs_heuristic``.
@@ -306,11 +346,14 @@ def train(
     spent = 0.0
     next_eval = eval_every
     while spent < seconds:
-        began = time.perf_counter()
+        began = time.process_time()
         trainer.net.train()
-        stats = trainer.update(trainer.collect())
-        spent += time.perf_counter() - began
+        imitating = spent < imitation
+        batch = trainer.collect(imitate=imitating)
+        stats = trainer.update(batch, imitate=1.0 if imitating else keep)
+        spent += time.process_time() - began
         stats["decisions"] = trainer.decisions
+        stats["imitation"] = float(imitating)
         history.append(stats)
         if eval_games and (spent >= next_eval or spent >= seconds):
             next_eval += eval_every
@@ -366,6 +409,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--eval-every", type=float, default=1.0, help="minutes between them")
     parser.add_argument("--batch", type=int, default=2048, help="decisions per update")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--imitate", type=float, default=5.0, help="minutes imitating the heuristic first"
+    )
+    parser.add_argument(
+        "--keep", type=float, default=0.05, help="weight of the heuristic's action in PPO"
+    )
+    parser.add_argument(
+        "--heuristic-share", type=float, default=0.5, help="share of games against heuristics"
+    )
+    parser.add_argument("--lr", type=float, default=3e-4, help="Adam's learning rate")
+    parser.add_argument("--entropy", type=float, default=0.01, help="entropy bonus")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--plot", type=Path, help="draw the curve into this PNG file")
     parser.add_argument("--from-curve", type=Path, help="do not train: plot this curve file")
@@ -386,6 +440,11 @@ def main(argv: list[str] | None = None) -> None:
         seed=args.seed,
         batch=args.batch,
         minibatch=min(1024, args.batch),
+        imitation=args.imitate * 60,
+        keep=args.keep,
+        heuristic_share=args.heuristic_share,
+        lr=args.lr,
+        entropy=args.entropy,
     )
     if args.plot is not None:
         plot_curve(json.loads(args.out.with_suffix(".json").read_text()), args.plot)

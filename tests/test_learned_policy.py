@@ -16,7 +16,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from bohmisch_watten import new_game  # noqa: E402
+from bohmisch_watten import Exchange, Phase, id_to_action, new_game  # noqa: E402
 from bohmisch_watten.bots import HeuristicBot, RandomBot, make_bot, play_out  # noqa: E402
 from bohmisch_watten.bots.learned import (  # noqa: E402
     PolicyBot,
@@ -24,6 +24,7 @@ from bohmisch_watten.bots.learned import (  # noqa: E402
     read_policy,
     save_policy,
 )
+from bohmisch_watten.encoding import action_mask, observation  # noqa: E402
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_policy.py"
 
@@ -39,12 +40,14 @@ def example() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, float]]]:
-    """Three seconds of training of a small network; its checkpoint and history."""
+    """Three seconds of training of a small network (one imitating the heuristic, then
+    PPO); its checkpoint and history."""
     torch.set_num_threads(1)
     path = tmp_path_factory.mktemp("policy") / "policy.pt"
     _, history = example().train(
-        2.0, out=path, eval_games=0, log=False, games=8, hidden=32, batch=256, minibatch=128
-    )
+        2.5, out=path, eval_games=0, log=False, games=8, hidden=32, batch=256, minibatch=128,
+        imitation=1.0, keep=0.05,
+    )  # fmt: skip
     return path, history
 
 
@@ -52,9 +55,38 @@ def test_training_lowers_the_loss_of_every_update(
     trained: tuple[Path, list[dict[str, float]]],
 ) -> None:
     _, history = trained
-    assert len(history) >= 2
+    phases = [update["imitation"] for update in history]
+    assert phases[0] == 1.0  # imitation first, then PPO
+    assert phases[-1] == 0.0
+    assert phases == sorted(phases, reverse=True)
     for update in history:
         assert update["loss_after"] < update["loss_before"]
+
+
+def test_the_exchange_head_scores_a_discard_by_its_card() -> None:
+    """Exchange ids name hand positions (R18); the head maps them to the cards there."""
+    net = PolicyNet(4, 8)
+    with torch.no_grad():
+        for parameter in net.parameters():
+            parameter.zero_()
+    rng = random.Random(8)
+    checked = 0
+    while checked < 30:
+        state = new_game(4)
+        state = state.apply(state.sample_chance(rng))
+        while state.phase is Phase.CUT:
+            state = state.apply(rng.choice(state.legal_actions()))
+        view = state.view(state.current_player)
+        thrown = rng.choice(view.hand)
+        with torch.no_grad():
+            net.discard.bias.fill_(-1.0)
+            net.discard.bias[thrown.index] = 5.0  # throwing this card is worth the most
+            obs = torch.tensor([observation(view)], dtype=torch.float32)
+            logits, _ = net(obs, torch.tensor([action_mask(view)], dtype=torch.int8))
+        action = id_to_action(view, int(logits[0].argmax()))
+        assert isinstance(action, Exchange)
+        assert action.discard == {thrown}
+        checked += 1
 
 
 def test_the_checkpoint_plays_legal_games_from_its_views(
@@ -104,7 +136,7 @@ def test_bad_checkpoints_and_specs_are_refused(tmp_path: Path) -> None:
         read_policy(junk)
     other = tmp_path / "other.pt"
     torch.save({"format": "something else"}, str(other))
-    with pytest.raises(ValueError, match="bohmisch_watten.policy/1"):
+    with pytest.raises(ValueError, match="bohmisch_watten.policy/2"):
         read_policy(other)
     with pytest.raises(ValueError, match="checkpoint path"):
         make_bot("policy:")

@@ -23,8 +23,9 @@ import attrs
 import torch
 from torch import nn
 
-from ..action_ids import NUM_ACTION_IDS, id_to_action
-from ..encoding import action_mask, observation, observation_size
+from ..action_ids import EXCHANGE_BASE, NUM_ACTION_IDS, id_to_action
+from ..cards import DECK
+from ..encoding import action_mask, layout, observation, observation_size
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -32,12 +33,26 @@ if TYPE_CHECKING:
 
 __all__ = ["CHECKPOINT_FORMAT", "PolicyBot", "PolicyNet", "read_policy", "save_policy"]
 
-CHECKPOINT_FORMAT: Final = "bohmisch_watten.policy/1"
-"""The ``format`` entry of a checkpoint written by :func:`save_policy`."""
+CHECKPOINT_FORMAT: Final = "bohmisch_watten.policy/2"
+"""The ``format`` entry of a checkpoint written by :func:`save_policy` (version 2 has
+the exchange head of :class:`PolicyNet`; version 1 files are refused by name)."""
+
+_HAND_SIZE: Final = 5  # R15: five cards in the exchange
+_PATTERNS: Final = 1 << _HAND_SIZE
+"""Exchange ids name a set of hand positions: 32 patterns, with and without the trump
+card (:mod:`bohmisch_watten.action_ids`)."""
 
 
 class PolicyNet(nn.Module):
-    """An MLP from an observation to 99 action logits and a value.
+    """An MLP from an observation to 99 action logits and a value, with an exchange head.
+
+    An exchange id names *positions* in the hand sorted by card (R18–R20:
+    ``exchange [0 3]`` discards the first and the fourth card), so which card an id
+    throws away changes from hand to hand; a plain output per id would have to learn
+    that sorting.  So the exchange logits get, besides the plain output, the sum of a
+    learned score of discarding each card over the cards the pattern's positions hold
+    in this hand, plus a learned term per number of discards (and per taking the trump
+    card, R19): a discard is scored by its card, as a player thinks of it.
 
     Args:
         num_players: 2, 3 or 4 (the observation's length depends on it).
@@ -54,6 +69,13 @@ class PolicyNet(nn.Module):
         )
         self.logits = nn.Linear(hidden, NUM_ACTION_IDS)
         self.value = nn.Linear(hidden, 1)
+        self.discard = nn.Linear(hidden, len(DECK))
+        self.count = nn.Linear(hidden, 2 * (_HAND_SIZE + 1))
+        self.hand_at = {name: at for name, at, _ in layout(num_players)}["hand"]
+        positions = [[(p >> j) & 1 for j in range(_HAND_SIZE)] for p in range(_PATTERNS)]
+        # Constants of the id table, not weights: kept out of the checkpoint.
+        self.pattern_bits = torch.tensor(positions, dtype=torch.float32)
+        self.pattern_sizes = torch.tensor([p.bit_count() for p in range(_PATTERNS)])
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits (illegal ids at a large negative number) and values.
@@ -63,7 +85,19 @@ class PolicyNet(nn.Module):
             mask: ``(batch, 99)``, nonzero at legal ids.
         """
         features = self.body(obs)
-        logits = self.logits(features).masked_fill(mask == 0, -1e9)
+        hand = obs[:, self.hand_at : self.hand_at + len(DECK)]
+        position = (torch.cumsum(hand, 1) - 1).clamp(0, _HAND_SIZE - 1).long()
+        # chosen[b, p, c]: card c is in the hand and at a position of pattern p
+        chosen = self.pattern_bits[:, position].permute(1, 0, 2) * hand.unsqueeze(1)
+        thrown = torch.einsum("bpc,bc->bp", chosen, self.discard(features))
+        count = self.count(features)
+        sizes = self.pattern_sizes
+        exchange = torch.cat(
+            (thrown + count[:, sizes], thrown + count[:, sizes + _HAND_SIZE + 1]), 1
+        )
+        extra = torch.zeros_like(mask, dtype=obs.dtype)
+        extra[:, EXCHANGE_BASE : EXCHANGE_BASE + 2 * _PATTERNS] = exchange
+        logits = (self.logits(features) + extra).masked_fill(mask == 0, -1e9)
         return logits, self.value(features).squeeze(-1)
 
 
