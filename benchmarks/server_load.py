@@ -40,6 +40,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+EVENTS = '{"type":"events"'
+"""How an ``events`` frame begins (the server writes compact JSON, ``type`` first)."""
 
 
 def free_port() -> int:
@@ -127,18 +129,21 @@ async def play(
                 stats.errors.append(f"seat {seat}: no frame for the rest of the run")
             return
         now = time.monotonic()
+        if text.startswith(EVENTS):  # what a coalesced frame skipped: nothing to time
+            continue
         frame = json.loads(text)
         if frame["type"] == "error":
             stats.errors.append(f"seat {seat}: {frame['message']}")
             continue
         if frame["type"] != "state":
             continue
-        move = sent.get(frame["version"] - 1)  # the move this frame shows, if timed
-        if move is not None and seat not in move[2]:
-            move[2].add(seat)
-            (stats.own if move[1] == seat else stats.other).append(now - move[0])
-            if len(move[2]) == 2:
-                del sent[frame["version"] - 1]
+        for version in [v for v in sent if v < frame["version"]]:  # the moves it shows
+            move = sent[version]
+            if seat not in move[2]:
+                move[2].add(seat)
+                (stats.own if move[1] == seat else stats.other).append(now - move[0])
+                if len(move[2]) == 2:
+                    del sent[version]
         if frame["game_over"]:
             if seat == 0 and asked_new_game != frame["version"]:
                 asked_new_game = frame["version"]

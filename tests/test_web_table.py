@@ -24,6 +24,7 @@ from bohmisch_watten.rules import rules_from_text
 from bohmisch_watten.web import Table, TableError
 from bohmisch_watten.web._frames import encode
 from bohmisch_watten.web._narrate import narrate
+from bohmisch_watten.web._story import RECENT
 
 from game_strategies import policy
 from knowledge import cards_in, known_cards
@@ -318,3 +319,32 @@ def test_logs_told_late_are_the_logs_told_at_once(seed: int, players: int) -> No
     assert [list(log) for log in lazy.logs] == [list(log) for log in eager.logs]
     assert lazy.events == eager.events
     assert list(lazy.public_log) == list(eager.public_log)
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**16), players=st.sampled_from([2, 3, 4]))
+def test_missed_events_are_the_events_described_again(seed: int, players: int) -> None:
+    """What a socket that skipped versions is sent (:meth:`Table.missed`, kept from the
+    telling of the logs) is what describing each missed entry again gives, for every
+    seat and the spectators, from any version, also past the kept ones (R13, R23)."""
+    rng = random.Random(seed)
+    table = Table(players=players, humans=2, seed=seed)
+    for step in range(400):
+        if table.state.is_terminal:
+            table.new_game(table.host)
+        elif step == 50:
+            table.hand_to_bot(1, "random")
+        elif step == 90:
+            table.hand_back(1)
+        else:
+            drive(table, rng, 1)
+        if rng.random() < 0.1:
+            for seat in (*range(players), None):
+                since = rng.randrange(table.version + 1)
+                assert table.missed(seat, since) == table.described(seat, since)
+    assert table.version > RECENT  # the oldest entries are described again
+    for seat in (*range(players), None):
+        for since in (0, table.version - RECENT - 1, table.version - RECENT, table.version):
+            missed = table.missed(seat, since)
+            assert missed == table.described(seat, since)
+            assert len(missed) == table.version - since

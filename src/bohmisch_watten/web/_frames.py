@@ -39,8 +39,6 @@ __all__ = ["FrameWriter", "encode", "encode_object"]
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
 """Compact JSON, as :func:`encode` writes it (no state: only its options)."""
-_KEPT_LINES: Final = 1000
-"""How many encoded log lines a :class:`FrameWriter` keeps before starting afresh."""
 
 
 def encode(message: Any) -> str:
@@ -94,7 +92,6 @@ class FrameWriter:
         self._deals: list[tuple[DealSummary, str]] = []
         self._players: dict[int, tuple[tuple[Seat, ...], str]] = {}
         self._public: tuple[object, str, str, str] | None = None
-        self._lines: dict[str, str] = {}
 
     # ------------------------------------------------------------- the pieces
 
@@ -236,20 +233,3 @@ class FrameWriter:
                 },
             )[1:-1],
         )
-
-    def lines_text(self, lines: Iterable[str]) -> str:
-        """``encode(list(lines))`` for a log: each line is encoded once, when it is new.
-
-        A line stays in a log for many moves and in several seats' logs, so its text is
-        kept (the keep is emptied when it grows past a few logs' worth of lines).
-        """
-        known = self._lines
-        if len(known) > _KEPT_LINES:
-            known.clear()
-        out: list[str] = []
-        for line in lines:
-            text = known.get(line)
-            if text is None:
-                known[line] = text = _ENCODER.encode(line)
-            out.append(text)
-        return "[" + ",".join(out) + "]"

@@ -178,15 +178,12 @@ class TableHub(Hub):
 
     async def send_frames(self) -> None:
         """Each seat's socket its own frame, each spectator the public one."""
-        for seat, sockets in self.sockets.items():
-            if sockets:  # built and encoded once per seat, however many tabs show it
-                text = self.table.frame_text(seat)
-                for socket in list(sockets):
-                    await self.send_text(socket, text)
+        await super().broadcast()  # the seats' sockets: Hub's broadcast commits nothing
         if self.watchers:
             public = encode(self.table.public_frame())
+            caught_up: dict[int, str] = {}
             for socket in list(self.watchers):
-                await self.send_text(socket, public)
+                await self.send_state(socket, None, public, caught_up)
 
     async def catch_up(self, version: int) -> None:
         """Another process committed up to ``version``: read and replay the new rows."""
@@ -586,7 +583,7 @@ class GameServer:
                 {"type": "events", "since": int(since), "version": table.version, "events": events},
             )
         text = table.frame_text(seat) if seat is not None else encode(table.public_frame())
-        await hub.send_text(socket, text)
+        await hub.send_state(socket, seat, text, {})
 
     async def _serve(self, hub: TableHub, socket: WebSocket, seat: int | None) -> None:
         """Read the socket's messages until it closes; a flood or an oversized message
@@ -635,6 +632,7 @@ class GameServer:
             pass
         finally:
             hub.sockets[seat].discard(socket)
+            hub.forget(socket)
             if not hub.sockets[seat]:
                 hub.away_since[seat] = time.monotonic()
 
@@ -660,6 +658,7 @@ class GameServer:
             pass
         finally:
             hub.watchers.discard(socket)
+            hub.forget(socket)
 
 
 def create_server(
