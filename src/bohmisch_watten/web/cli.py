@@ -162,6 +162,9 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        # uvloop where it is installed (the [web] extra, not on Windows), else asyncio's
+        # own loop: the server runs on either.
+        loop="auto",
         ws_max_size=65536,
         # No per-message deflate: a frame is a few kB sent once a move, and compressing
         # it cost the server as much CPU as building it (docs/server.md, Figures).
