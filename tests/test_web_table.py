@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import attrs
 import pytest
@@ -348,3 +349,33 @@ def test_missed_events_are_the_events_described_again(seed: int, players: int) -
             missed = table.missed(seat, since)
             assert missed == table.described(seat, since)
             assert len(missed) == table.version - since
+
+
+def test_encode_writes_what_json_dumps_writes() -> None:
+    """A frame's text is ``json.dumps`` with compact separators, whatever the fields
+    (the encoder made once writes what ``json.dumps`` makes afresh)."""
+    rng = random.Random(3)
+    table = Table(players=3, humans=2, seed=3)
+    table.seats = (attrs.evolve(table.seats[0], display='Zoë "Z" \\ \u2603'), *table.seats[1:])
+    odd: list[Any] = [
+        "",
+        "ü\n\t\"'\\\u2028",
+        1.5,
+        -0.0,
+        float("inf"),
+        2**70,
+        None,
+        True,
+        {1: "a", None: [], "x": {"y": [1, 2.25, "z"]}},
+        [[], {}, ""],
+    ]
+    for value in odd:
+        assert encode(value) == json.dumps(value, separators=(",", ":"))
+    for _ in range(150):
+        drive(table, rng, 1)
+        for seat in range(3):
+            assert encode(table.frame(seat)) == json.dumps(table.frame(seat), separators=(",", ":"))
+        public = table.public_frame()
+        assert encode(public) == json.dumps(public, separators=(",", ":"))
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        encode({"a": object()})
