@@ -16,8 +16,16 @@ errors (error frames, closed sockets, timeouts) and the latency from sending a m
 receiving the frame that shows it: at the mover's socket, and at the other person's
 socket (on the other process with ``--processes 2``, through PostgreSQL's
 ``LISTEN/NOTIFY``); and, on Linux, the CPU the servers used per move, the figure that
-depends least on other jobs of a shared machine.  The clients run in this one
-process, on the servers' machine.
+depends least on other jobs of a shared machine.  A move is timed by the first
+``state`` frame whose version is past it (at pace 0 the bots' moves after it come in
+the same frame).
+
+The clients run in this one process, on the servers' machine, and time a frame when
+their own event loop reads it: a busy client process would add its own delay to the
+latency it measures.  Real clients are browsers on other machines, so these clients
+are kept lean: uvloop where installed, and a frame is read by its compact JSON text
+(the type at its start, the version at its end, the legal actions' list) instead of
+being decoded whole.  The last line prints the CPU this process used.
 """
 
 from __future__ import annotations
@@ -34,12 +42,24 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
 
+T = TypeVar("T")
 SRC = Path(__file__).resolve().parents[1] / "src"
+# The client reads a frame by its compact JSON text (the server writes ``type`` first and
+# ``version`` last, and a key in quotes cannot occur inside a string, where a quote is
+# escaped), not by decoding all of it: see the module's docstring.
+STATE = '{"type":"state"'
+EVENTS = '{"type":"events"'
+VERSION = '"version":'
+GAME_OVER = '"game_over":true'
+YOUR_TURN = '"your_turn":true'
+LEGAL = '"legal_actions":['
+NEW_GAME = json.dumps({"type": "new_game"})
 
 
 def free_port() -> int:
@@ -49,12 +69,16 @@ def free_port() -> int:
     return port
 
 
-def start_server(db: str, max_tables: int) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    db: str, max_tables: int, group: bool = False
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     command = [sys.executable, "-m", "bohmisch_watten", "serve", "--db", db]
     command += ["--port", str(port), "--max-tables", str(max_tables), "--delay", "0"]
     command += ["--rate", "1000"]  # the clients move as fast as frames come
+    if group:
+        command.append("--group-moves")
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -119,39 +143,67 @@ async def play(
     think: float,
 ) -> None:
     asked_new_game = -1
-    while time.monotonic() < stop:
-        try:
-            text = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-        except TimeoutError:
-            if time.monotonic() < stop:
-                stats.errors.append(f"seat {seat}: no frame for the rest of the run")
-            return
-        now = time.monotonic()
-        frame = json.loads(text)
-        if frame["type"] == "error":
-            stats.errors.append(f"seat {seat}: {frame['message']}")
-            continue
-        if frame["type"] != "state":
-            continue
-        move = sent.get(frame["version"] - 1)  # the move this frame shows, if timed
-        if move is not None and seat not in move[2]:
-            move[2].add(seat)
-            (stats.own if move[1] == seat else stats.other).append(now - move[0])
-            if len(move[2]) == 2:
-                del sent[frame["version"] - 1]
-        if frame["game_over"]:
-            if seat == 0 and asked_new_game != frame["version"]:
-                asked_new_game = frame["version"]
-                stats.games += 1
-                await ws.send(json.dumps({"type": "new_game"}))
-            continue
-        if frame["your_turn"]:
-            if think:
-                await asyncio.sleep(think * 2 * rng.random())  # a person thinks
-            action = rng.choice(frame["view"]["legal_actions"])
-            sent[frame["version"]] = (time.monotonic(), seat, set())
-            stats.moves += 1
-            await ws.send(json.dumps({"type": "action", "action": action}))
+    async with asyncio.timeout(None) as deadline:  # one timer, not a task per frame
+        while time.monotonic() < stop:
+            deadline.reschedule(
+                asyncio.get_running_loop().time() + max(0.1, stop - time.monotonic())
+            )
+            try:
+                text = await ws.recv(decode=True)  # the server sends text frames only
+                assert isinstance(text, str)
+            except TimeoutError:
+                if time.monotonic() < stop:
+                    stats.errors.append(f"seat {seat}: no frame for the rest of the run")
+                return
+            now = time.monotonic()
+            if not text.startswith(STATE):
+                if not text.startswith(EVENTS):  # an events frame: nothing to time
+                    frame = json.loads(text)
+                    if frame["type"] == "error":
+                        stats.errors.append(f"seat {seat}: {frame['message']}")
+                continue
+            version = read_state(text)
+            for shown in [v for v in sent if v < version]:  # the moves this frame shows
+                move = sent[shown]
+                if seat not in move[2]:
+                    move[2].add(seat)
+                    (stats.own if move[1] == seat else stats.other).append(now - move[0])
+                    if len(move[2]) == 2:
+                        del sent[shown]
+            if GAME_OVER in text:
+                if seat == 0 and asked_new_game != version:
+                    asked_new_game = version
+                    stats.games += 1
+                    await ws.send(NEW_GAME)
+                continue
+            if YOUR_TURN in text:
+                if think:
+                    await asyncio.sleep(think * 2 * rng.random())  # a person thinks
+                action = rng.choice(legal_actions(text))
+                sent[version] = (time.monotonic(), seat, set())
+                stats.moves += 1
+                await ws.send(json.dumps({"type": "action", "action": action}))
+
+
+def read_state(text: str) -> int:
+    """The ``version`` of a ``state`` frame, its last field."""
+    return int(text[text.rindex(VERSION) + len(VERSION) : -1])
+
+
+def legal_actions(text: str) -> list[str]:
+    """The ``view``'s ``legal_actions`` of a ``state`` frame (a list of short texts)."""
+    start = text.index(LEGAL) + len(LEGAL) - 1
+    found: list[str] = json.loads(text[start : text.index("]", start) + 1])
+    return found
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)``, on uvloop where it is installed (the ``[web]`` extra)."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 def cpu_seconds(pids: list[int]) -> float | None:
@@ -209,6 +261,11 @@ def main() -> None:
         help="mean seconds a client waits before its move (0: move at once, a flood)",
     )
     parser.add_argument(
+        "--group-moves",
+        action="store_true",
+        help="serve with --group-moves: a move and the bots' moves after it in one frame",
+    )
+    parser.add_argument(
         "--base", action="append", help="use a running server at this URL (not started here)"
     )
     args = parser.parse_args()
@@ -220,7 +277,9 @@ def main() -> None:
     if args.processes == 2 and not db.startswith("postgres"):
         raise SystemExit("--processes 2 needs a postgresql:// --db")
     servers = (
-        [] if args.base else [start_server(db, args.tables + 10) for _ in range(args.processes)]
+        []
+        if args.base
+        else [start_server(db, args.tables + 10, args.group_moves) for _ in range(args.processes)]
     )
     bases = args.base or [base for _, base in servers]
     try:
@@ -228,7 +287,7 @@ def main() -> None:
         pids = [process.pid for process, _ in servers]
         cpu_before = cpu_seconds(pids)
         clients_before = time.process_time()
-        stats, elapsed = asyncio.run(run_clients(tables, bases, args.seconds, args.think))
+        stats, elapsed = run(run_clients(tables, bases, args.seconds, args.think))
         cpu_after = cpu_seconds(pids)
         clients_cpu = time.process_time() - clients_before
     finally:

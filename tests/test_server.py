@@ -31,8 +31,10 @@ QUICK = "start_score=2"
 
 
 @contextmanager
-def serving(db: str, **limits: Any) -> Iterator[tuple[TestClient, GameServer]]:
-    app = create_server(open_storage(db), limits=Limits(**limits), delay=0)
+def serving(
+    db: str, group_moves: bool = False, **limits: Any
+) -> Iterator[tuple[TestClient, GameServer]]:
+    app = create_server(open_storage(db), limits=Limits(**limits), delay=0, group_moves=group_moves)
     with TestClient(app) as client:
         yield client, app.state.server
 
@@ -330,21 +332,30 @@ def test_a_spectator_sees_no_card_hidden_from_every_seat(
                 play(server, table, {0: person}, rng, moves=1)
             final = server.hubs[table].table.version
             frames = 0
+            shown: set[int] = set()  # the versions whose events or frame the watcher got
             while True:
                 frame = watcher.receive_json()
-                assert frame["type"] == "state"
-                assert frame["your_turn"] is False
-                assert frame["view"]["hand"] == []
                 # the frame is checked against the cards public at its own version
                 hub = server.hubs[table]
                 trail = hub.table.trail
                 at = trail[frame["version"] - 1][2] if frame["version"] else hub.table.start
                 public = set.intersection(*(known_cards(at, s) for s in range(players)))
                 assert cards_in(json.dumps(frame)) <= public
+                if frame["type"] == "events":  # the bots' moves made with the person's
+                    assert len(frame["events"]) == frame["version"] - frame["since"]
+                    shown.update(range(frame["since"] + 1, frame["version"] + 1))
+                    continue
+                assert frame["type"] == "state"
+                assert frame["your_turn"] is False
+                assert frame["view"]["hand"] == []
+                if frames == 0:
+                    first = frame["version"]
+                shown.add(frame["version"])
                 frames += 1
                 if frame["version"] == final:
                     break
-            assert frames > 5
+            assert frames > 1
+            assert shown >= set(range(first, final + 1))  # no move went untold
             watcher.send_json({"type": "action", "action": "fold"})
             reply = watcher.receive_json()
             while reply["type"] == "state":  # the bots may be moving on
@@ -515,3 +526,81 @@ def test_a_move_of_another_process_on_an_unknown_table_is_ignored(db: str) -> No
     with serving(db) as (_, server):
         server._moved(12345, 3)  # no such table here: nothing to do
         assert server.hubs == {}
+
+
+class Recording:
+    """A test client's socket that keeps every frame it receives."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+
+    def receive_json(self) -> dict[str, Any]:
+        frame: dict[str, Any] = self.ws.receive_json()
+        self.frames.append(frame)
+        return frame
+
+    def send_json(self, message: Any) -> None:
+        self.ws.send_json(message)
+
+
+@pytest.mark.rule("R13", "R23")
+@pytest.mark.parametrize("group", [False, True])
+def test_moves_made_at_once_are_committed_together_and_every_one_is_told(
+    db: str, monkeypatch: pytest.MonkeyPatch, group: bool
+) -> None:
+    """With ``group_moves`` at pace 0 the bots' and the shuffle's moves after a
+    person's move are made with it: one commit, one ``state`` frame per socket; a
+    socket that so skipped versions first gets an ``events`` frame with each skipped
+    entry's events as its seat saw them, so every version is told, and nothing its seat
+    may not know.  Without it (the default) every version has a ``state`` frame."""
+    with serving(db, group_moves=group) as (client, server):
+        appended: list[int] = []
+        append = server.storage.append
+
+        def counting(table_id: int, seq: int, entries: Any) -> None:
+            appended.append(len(entries))
+            append(table_id, seq, entries)
+
+        monkeypatch.setattr(server.storage, "append", counting)
+        answer = create(client, players=4, humans=2, bots=["random", "random"])
+        table = answer["table"]
+        tokens = [s["token"] for s in answer["seats"]]
+        with (
+            client.websocket_connect(f"/ws/{tokens[0]}") as a,
+            client.websocket_connect(f"/ws/{tokens[1]}") as b,
+        ):
+            seen = Recording(b)
+            play(server, table, {0: a, 1: seen}, random.Random(8), moves=30)
+            hub = server.hubs[table]
+            final = hub.table.version
+            while seen.frames[-1]["type"] != "state" or seen.frames[-1]["version"] < final:
+                seen.receive_json()
+        frames = iter(seen.frames)
+        first = next(frames)
+        assert first["type"] == "state"
+        told = set(range(first["version"] + 1))
+        state_frames = 1
+        for frame in frames:
+            assert cards_in(json.dumps(frame)) <= known_cards(hub.table.state, 1)
+            if frame["type"] == "events":
+                since, version = frame["since"], frame["version"]
+                assert since == max(told)
+                assert version > since + 1
+                assert frame["events"] == hub.table.described(1, since)[: version - since]
+                told.update(range(since + 1, version + 1))
+                frame = next(frames)  # then the frame of that version
+                assert (frame["type"], frame["version"]) == ("state", version)
+            else:
+                assert frame["type"] == "state"
+                assert frame["version"] == max(told) + 1  # the next version: none skipped
+                told.add(frame["version"])
+            state_frames += 1
+        assert told == set(range(final + 1))  # every version, in a frame or its events
+        if not group:  # one state frame per version, one commit per move
+            assert state_frames == final - first["version"] + 1
+            assert set(appended) == {1}  # (the bots may have moved on since: no total)
+            return
+        assert sum(appended) == final
+        assert state_frames < final - first["version"]  # fewer frames than moves
+        assert max(appended) > 1  # a person's move and the bots' after it: one commit

@@ -107,6 +107,15 @@ def test_the_journal_is_append_only_and_ordered(storage: Storage) -> None:
     with pytest.raises(Conflict):
         storage.append(table, 1, ["leave", "play S7"])  # another process was first
     assert storage.journal(table) == ["shuffle A", "take", "play HK"]  # nothing written
+    with pytest.raises(Conflict):
+        storage.append(table, 2, ["play HK", "play S7", "play E7"])  # the first row clashes
+    assert storage.journal(table) == ["shuffle A", "take", "play HK"]
+    many = [f"play {n}" for n in range(450)]  # more rows than one statement writes
+    storage.append(other, 1, many)
+    assert storage.journal(other) == ["fold", *many]
+    with pytest.raises(Conflict):
+        storage.append(other, 300, [*many, "last"])
+    assert storage.journal(other) == ["fold", *many]
 
 
 def test_finished_tables_and_counts(storage: Storage) -> None:

@@ -43,8 +43,9 @@ def wait_turn(ws: Any) -> dict[str, Any]:
 
 
 def reply_to(ws: Any) -> dict[str, Any]:
-    """The next frame that is not a state update (those keep coming while bots move)."""
-    *_, last = frames_until(ws, lambda f: f["type"] != "state")
+    """The next frame that is not a state update (those keep coming while bots move,
+    with an ``events`` frame before one that shows several moves)."""
+    *_, last = frames_until(ws, lambda f: f["type"] not in ("state", "events"))
     return last
 
 
@@ -258,7 +259,7 @@ def test_the_host_starts_a_new_game_for_everybody() -> None:
             sync(host, 0, table)
             host.send_json({"type": "new_game"})
             frame = next(
-                f for f in frames_until(guest, lambda f: f.get("game") == 2) if f["game"] == 2
+                f for f in frames_until(guest, lambda f: f.get("game") == 2) if f.get("game") == 2
             )
             assert frame["host"] is False
             assert table.game_number == 2
@@ -303,3 +304,34 @@ def test_a_message_is_read_by_the_hardened_parser() -> None:
     deep = check_message('{"type": [[[[["x"]]]]]}')
     assert isinstance(deep, str)
     assert "deep" in deep
+
+
+def test_quick_moves_are_made_at_once_only_at_pace_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``group``, :meth:`Hub.settle` makes the due quick moves (at most
+    SETTLE_MOVES) at pace 0 only, and a bot that fails leaves the moves before it made
+    and the table waiting; without it (the default) it makes none."""
+    from bohmisch_watten.web.app import SETTLE_MOVES, Hub
+
+    paced = Hub(Table(players=3, humans=1, bots=["random", "random"], seed=3), 0.5, True)
+    paced.settle()
+    assert paced.table.version == 0  # the shuffle waits for its pace
+    plain = Hub(Table(players=3, humans=1, bots=["random", "random"], seed=3), delay=0)
+    plain.settle()
+    assert plain.table.version == 0  # not grouping: the runner makes them, one by one
+    hub = Hub(Table(players=3, humans=1, bots=["random", "random"], seed=3), 0, True)
+    hub.settle()
+    assert hub.table.version > 0
+    assert hub.table.state.current_player == 0 or hub.table.state.is_terminal
+    bots = Hub(Table(players=2, humans=1, bots=["random"], seed=3), 0, True)
+    bots.table.hand_to_bot(0, "random")  # nobody left to wait for
+    bots.settle()
+    assert bots.table.version == 1 + SETTLE_MOVES
+    broken = Hub(Table(players=3, humans=1, bots=["random", "random"], seed=3), 0, True)
+    broken.settle()
+    broken.table.act(0, broken.table.frame(0)["view"]["legal_actions"][0])
+    made = broken.table.version
+    assert broken.table.needs_auto
+    assert broken.table.quick_step
+    monkeypatch.setattr(Table, "step", lambda self: 1 / 0)
+    broken.settle()  # logged, not raised
+    assert broken.table.version == made

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import attrs
 import pytest
@@ -24,6 +25,7 @@ from bohmisch_watten.rules import rules_from_text
 from bohmisch_watten.web import Table, TableError
 from bohmisch_watten.web._frames import encode
 from bohmisch_watten.web._narrate import narrate
+from bohmisch_watten.web._story import RECENT
 
 from game_strategies import policy
 from knowledge import cards_in, known_cards
@@ -318,3 +320,62 @@ def test_logs_told_late_are_the_logs_told_at_once(seed: int, players: int) -> No
     assert [list(log) for log in lazy.logs] == [list(log) for log in eager.logs]
     assert lazy.events == eager.events
     assert list(lazy.public_log) == list(eager.public_log)
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**16), players=st.sampled_from([2, 3, 4]))
+def test_missed_events_are_the_events_described_again(seed: int, players: int) -> None:
+    """What a socket that skipped versions is sent (:meth:`Table.missed`, kept from the
+    telling of the logs) is what describing each missed entry again gives, for every
+    seat and the spectators, from any version, also past the kept ones (R13, R23)."""
+    rng = random.Random(seed)
+    table = Table(players=players, humans=2, seed=seed)
+    for step in range(400):
+        if table.state.is_terminal:
+            table.new_game(table.host)
+        elif step == 50:
+            table.hand_to_bot(1, "random")
+        elif step == 90:
+            table.hand_back(1)
+        else:
+            drive(table, rng, 1)
+        if rng.random() < 0.1:
+            for seat in (*range(players), None):
+                since = rng.randrange(table.version + 1)
+                assert table.missed(seat, since) == table.described(seat, since)
+    assert table.version > RECENT  # the oldest entries are described again
+    for seat in (*range(players), None):
+        for since in (0, table.version - RECENT - 1, table.version - RECENT, table.version):
+            missed = table.missed(seat, since)
+            assert missed == table.described(seat, since)
+            assert len(missed) == table.version - since
+
+
+def test_encode_writes_what_json_dumps_writes() -> None:
+    """A frame's text is ``json.dumps`` with compact separators, whatever the fields
+    (the encoder made once writes what ``json.dumps`` makes afresh)."""
+    rng = random.Random(3)
+    table = Table(players=3, humans=2, seed=3)
+    table.seats = (attrs.evolve(table.seats[0], display='Zoë "Z" \\ \u2603'), *table.seats[1:])
+    odd: list[Any] = [
+        "",
+        "ü\n\t\"'\\\u2028",
+        1.5,
+        -0.0,
+        float("inf"),
+        2**70,
+        None,
+        True,
+        {1: "a", None: [], "x": {"y": [1, 2.25, "z"]}},
+        [[], {}, ""],
+    ]
+    for value in odd:
+        assert encode(value) == json.dumps(value, separators=(",", ":"))
+    for _ in range(150):
+        drive(table, rng, 1)
+        for seat in range(3):
+            assert encode(table.frame(seat)) == json.dumps(table.frame(seat), separators=(",", ":"))
+        public = table.public_frame()
+        assert encode(public) == json.dumps(public, separators=(",", ":"))
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        encode({"a": object()})

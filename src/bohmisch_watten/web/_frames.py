@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import TYPE_CHECKING, Any, Final
 
 from .._documents import summary_to_dict
@@ -39,13 +40,32 @@ __all__ = ["FrameWriter", "encode", "encode_object"]
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
 """Compact JSON, as :func:`encode` writes it (no state: only its options)."""
-_KEPT_LINES: Final = 1000
-"""How many encoded log lines a :class:`FrameWriter` keeps before starting afresh."""
+
+
+def _unknown(value: object) -> object:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_C_ENCODE: Final = (
+    None
+    if c_make_encoder is None
+    else c_make_encoder(None, _unknown, encode_basestring_ascii, None, ":", ",", False, False, True)
+)
+""":data:`_ENCODER`'s own C encoder, made once: ``_ENCODER.encode`` makes one for every
+call (with a fresh dict to detect cycles, which frames never have), and a frame is
+written in many calls.  Without cycle detection it holds no state."""
 
 
 def encode(message: Any) -> str:
-    """A frame as the JSON text sent: compact, as every frame carries a view and a log."""
-    return _ENCODER.encode(message)
+    """A frame as the JSON text sent: compact, as every frame carries a view and a log.
+
+    The same text as ``json.dumps(message, separators=(",", ":"))`` (tested).
+    """
+    if isinstance(message, str):
+        return encode_basestring_ascii(message)
+    if _C_ENCODE is None:  # pragma: no cover - a Python without the C accelerator
+        return _ENCODER.encode(message)
+    return "".join(_C_ENCODE(message, 0))
 
 
 def encode_object(fields: Mapping[str, Any], raw: Mapping[str, str]) -> str:
@@ -63,11 +83,11 @@ def encode_object(fields: Mapping[str, Any], raw: Mapping[str, str]) -> str:
             run[key] = value
             continue
         if run:
-            out.append(_ENCODER.encode(run)[1:-1])
+            out.append(encode(run)[1:-1])
             run = {}
-        out.append(f"{_ENCODER.encode(key)}:{text}")
+        out.append(f"{encode(key)}:{text}")
     if run:
-        out.append(_ENCODER.encode(run)[1:-1])
+        out.append(encode(run)[1:-1])
     return "{" + ",".join(out) + "}"
 
 
@@ -94,7 +114,6 @@ class FrameWriter:
         self._deals: list[tuple[DealSummary, str]] = []
         self._players: dict[int, tuple[tuple[Seat, ...], str]] = {}
         self._public: tuple[object, str, str, str] | None = None
-        self._lines: dict[str, str] = {}
 
     # ------------------------------------------------------------- the pieces
 
@@ -183,11 +202,11 @@ class FrameWriter:
                 f'{{"player":{view.player:d},',
                 public[1],
                 ",",
-                _ENCODER.encode(private)[1:-1],
+                encode(private)[1:-1],
                 ",",
                 public[2],
                 ',"legal_actions":',
-                _ENCODER.encode([str(a) for a in legal]),
+                encode([str(a) for a in legal]),
                 ",",
                 public[3],
                 "}",
@@ -236,20 +255,3 @@ class FrameWriter:
                 },
             )[1:-1],
         )
-
-    def lines_text(self, lines: Iterable[str]) -> str:
-        """``encode(list(lines))`` for a log: each line is encoded once, when it is new.
-
-        A line stays in a log for many moves and in several seats' logs, so its text is
-        kept (the keep is emptied when it grows past a few logs' worth of lines).
-        """
-        known = self._lines
-        if len(known) > _KEPT_LINES:
-            known.clear()
-        out: list[str] = []
-        for line in lines:
-            text = known.get(line)
-            if text is None:
-                known[line] = text = _ENCODER.encode(line)
-            out.append(text)
-        return "[" + ",".join(out) + "]"

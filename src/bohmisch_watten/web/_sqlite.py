@@ -44,6 +44,11 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
 """The statements that bring the schema from version ``i`` to ``i + 1``."""
 
 
+_ROWS_PER_STATEMENT: Final = 200
+"""The most journal rows one ``INSERT`` writes (4 parameters a row, well below SQLite's
+limit of 32766 parameters); more are written in an explicit transaction."""
+
+
 class SqliteStorage:
     """The :class:`~bohmisch_watten.web.storage.Storage` in a SQLite file at ``path``.
 
@@ -154,12 +159,15 @@ class SqliteStorage:
         now = time.time()
         with self._lock:
             db = self._db
-            if len(entries) == 1:  # the usual move: one statement, its own transaction
+            if len(entries) <= _ROWS_PER_STATEMENT:  # a move and the automatic moves made
+                rows = ", ".join(["(?, ?, ?, ?)"] * len(entries))  # with it: one statement,
+                values = [  # its own transaction, all rows or none
+                    value
+                    for number, entry in enumerate(entries)
+                    for value in (table_id, seq + number, entry, now)
+                ]
                 try:
-                    db.execute(
-                        "INSERT INTO watten_journal VALUES (?, ?, ?, ?)",
-                        (table_id, seq, entries[0], now),
-                    )
+                    db.execute(f"INSERT INTO watten_journal VALUES {rows}", values)
                 except sqlite3.IntegrityError:
                     raise Conflict(f"table {table_id} has a row {seq} already") from None
                 return

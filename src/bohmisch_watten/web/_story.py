@@ -9,6 +9,12 @@ bot's seat has no page, a table without spectators has no public log.  So a
 seats' names then, or the notice) and tells it to an observer only when that
 observer's log or events are read, in the entries' order: the lines and events are
 the same as if they had been told at once.
+
+A frame carries an observer's whole log in every language, and a socket that skipped
+versions gets the events of each entry it missed.  So a line is also kept as its JSON
+text, encoded once when told (:meth:`Story.log_text`), and the events of the last
+:data:`RECENT` entries are kept per observer (:meth:`Story.missed`): a frame or a
+catch-up costs a join, not a re-encoding or a second :func:`describe` of each move.
 """
 
 from __future__ import annotations
@@ -22,14 +28,17 @@ import attrs
 from ..actions import Action
 from ..events import describe, to_dicts
 from ..state import GameState
+from ._frames import encode
 from ._i18n import DEFAULT, LANGUAGES, gettext
 from ._narrate import narrate_events
 from ._public import SPECTATOR, public_events
 
-__all__ = ["LOG_LINES", "Story"]
+__all__ = ["LOG_LINES", "RECENT", "Story"]
 
 LOG_LINES: Final = 40
 """How many log lines each seat keeps (older lines drop off)."""
+RECENT: Final = 128
+"""How many entries' events each observer keeps for :meth:`Story.missed`."""
 
 
 @attrs.frozen
@@ -65,7 +74,16 @@ class Story:
         self._logs: dict[str, tuple[deque[str], ...]] = {
             lang: tuple(deque(maxlen=LOG_LINES) for _ in range(observers)) for lang in LANGUAGES
         }
+        self._texts: dict[str, tuple[deque[str], ...]] = {
+            lang: tuple(deque(maxlen=LOG_LINES) for _ in range(observers)) for lang in LANGUAGES
+        }
+        """The lines of :attr:`_logs` as JSON texts, in step with them."""
         self._events: list[list[dict[str, Any]]] = [[] for _ in range(observers)]
+        self._recent: list[deque[list[dict[str, Any]]]] = [
+            deque(maxlen=RECENT) for _ in range(observers)
+        ]
+        """Per observer, the events of each of its last told entries (a notice's: one
+        event of type ``table``)."""
         self._entries: list[_Move | _Notice] = []
         self._told = [0] * observers
         """Per observer, how many entries it was told."""
@@ -99,6 +117,37 @@ class Story:
         self._tell(index)
         return {lang: logs[index] for lang, logs in self._logs.items() if lang != DEFAULT}
 
+    def log_text(self, seat: int | None, lang: str = DEFAULT) -> str:
+        """``encode(list(self.log(seat, lang)))``, from the lines encoded when told."""
+        index = self._index(seat)
+        self._tell(index)
+        return "[" + ",".join(self._texts[lang][index]) + "]"
+
+    def logs_text(self, seat: int | None) -> str:
+        """``encode(self.translated(seat))`` with the lists as :meth:`log_text` writes them."""
+        index = self._index(seat)
+        self._tell(index)
+        return (
+            "{"
+            + ",".join(
+                f"{encode(lang)}:[{','.join(texts[index])}]"
+                for lang, texts in self._texts.items()
+                if lang != DEFAULT
+            )
+            + "}"
+        )
+
+    def missed(self, seat: int | None, since: int) -> list[list[dict[str, Any]]] | None:
+        """The events of entries ``since`` … now as ``seat`` (None: a spectator) saw
+        them, one list per entry; None if some of them are no longer kept."""
+        index = self._index(seat)
+        self._tell(index)
+        recent = self._recent[index]
+        first = len(self._entries) - len(recent)
+        if since < first:
+            return None
+        return [recent[number - first] for number in range(since, len(self._entries))]
+
     def events(self, seat: int | None) -> list[dict[str, Any]]:
         """The last move's events as ``seat`` (None: a spectator) saw them, as JSON data;
         empty after a new game."""
@@ -112,13 +161,15 @@ class Story:
         if start == len(self._entries):
             return
         spectator = index == self.players
+        recent = self._recent[index]
         for entry in self._entries[start:]:
             if isinstance(entry, _Notice):
                 fields = dict(entry.fields)
-                for lang, logs in self._logs.items():
-                    logs[index].append(gettext(lang, entry.message, **fields))
+                for lang in self._logs:
+                    self._add(lang, index, [gettext(lang, entry.message, **fields)])
                 if entry.new_game:
                     self._events[index] = []
+                recent.append([{"type": "table"}])
                 continue
             if spectator:  # seat 0's events without what only it saw
                 shown = public_events(describe(entry.before, entry.action, entry.after, 0))
@@ -127,7 +178,14 @@ class Story:
                 shown = describe(entry.before, entry.action, entry.after, index)
                 observer = index
                 names = ["You" if s == index else name for s, name in enumerate(entry.names)]
-            for lang, logs in self._logs.items():
-                logs[index].extend(narrate_events(shown, entry.before, observer, names, lang=lang))
-            self._events[index] = to_dicts(shown)
+            for lang in self._logs:
+                self._add(
+                    lang, index, narrate_events(shown, entry.before, observer, names, lang=lang)
+                )
+            self._events[index] = events = to_dicts(shown)
+            recent.append(events)
         self._told[index] = len(self._entries)
+
+    def _add(self, lang: str, index: int, lines: list[str]) -> None:
+        self._logs[lang][index].extend(lines)
+        self._texts[lang][index].extend(encode(line) for line in lines)

@@ -16,6 +16,17 @@ The server holds the only state.  A connection can act only for the seat of its
 token, and only when that seat is to act; a malformed, oversized or refused message
 gets an ``error`` frame and the connection and the game go on.  Bot and chance moves are
 made by one background task per table, paced by ``delay`` seconds so people can follow.
+
+A server may group moves (``group=True``, ``serve --group-moves``): at pace 0 nobody
+is meant to follow the automatic moves, so the quick ones (a shuffle, a random or
+heuristic bot) that follow a move are then made at once, with it: the server commits
+them together and sends each socket one ``state`` frame for the latest version, not
+one per move, which is most of a busy server's work.  It is off by default, so that
+a client sees one ``state`` frame per version unless the server's host chose
+otherwise.  A socket that so
+skipped versions first gets an ``events`` frame with the events of every entry since
+its last frame, exactly what a client reconnecting with ``?since=V`` gets, so nothing
+a page could animate is lost.
 """
 
 from __future__ import annotations
@@ -46,7 +57,11 @@ from ._page import render_page
 from ._wire import MAX_MESSAGE_CHARS, check_message, foreign_origin
 from .table import Table, TableError
 
-__all__ = ["MAX_MESSAGE_CHARS", "Hub", "create_app", "encode"]
+__all__ = ["MAX_MESSAGE_CHARS", "SETTLE_MOVES", "Hub", "create_app", "encode"]
+
+SETTLE_MOVES: Final = 64
+"""The most automatic moves made at once after a move at pace 0 (a table of bots only
+would otherwise play a whole game in one go and keep the other tables waiting)."""
 
 _log = logging.getLogger(__name__)
 _HEADERS: Final = {
@@ -63,13 +78,17 @@ _HEADERS: Final = {
 class Hub:
     """The sockets of one table and the task that makes the automatic moves."""
 
-    def __init__(self, table: Table, delay: float) -> None:
+    def __init__(self, table: Table, delay: float, group: bool = False) -> None:
         self.table = table
         self.delay = delay
+        self.group = group
+        """Whether :meth:`settle` groups the quick moves at pace 0 (module docstring)."""
         self.sockets: dict[int, set[WebSocket]] = {seat: set() for seat in table.human_seats}
         self.claimed: set[int] = set()
         self.lock = asyncio.Lock()
         self.runner: asyncio.Task[None] | None = None
+        self.shown: dict[WebSocket, int] = {}
+        """Per socket, the version of the last ``state`` frame it was sent."""
 
     def free_seat(self) -> int | None:
         """The first human seat nobody was sent to yet, else the first without a connection."""
@@ -92,14 +111,63 @@ class Hub:
         except Exception:  # the peer closed: its handler cleans up
             _log.debug("send to a closed socket")
 
+    async def send_state(
+        self, socket: WebSocket, seat: int | None, text: str, caught_up: dict[int, str]
+    ) -> None:
+        """Send ``socket`` the ``state`` frame ``text`` of the current version, after an
+        ``events`` frame with what it missed if its last frame was older than the one
+        before (the automatic moves made at once, see the module's docstring).
+
+        ``caught_up`` keeps the ``events`` frames built for this version by the version
+        they start at, as the sockets of a seat (or the spectators) share them.
+        """
+        version = self.table.version
+        last = self.shown.get(socket)
+        if last is not None and last < version - 1:
+            missed = caught_up.get(last)
+            if missed is None:
+                missed = encode(
+                    {
+                        "type": "events",
+                        "since": last,
+                        "version": version,
+                        "events": self.table.missed(seat, last),
+                    }
+                )
+                caught_up[last] = missed
+            await self.send_text(socket, missed)
+        self.shown[socket] = version
+        await self.send_text(socket, text)
+
+    def forget(self, socket: WebSocket) -> None:
+        """A socket closed: no frame is kept for it."""
+        self.shown.pop(socket, None)
+
     async def broadcast(self) -> None:
         """Send every connection the frame of its own seat (built and encoded once per
         seat, however many tabs show it)."""
         for seat, sockets in self.sockets.items():
             if sockets:
                 text = self.table.frame_text(seat)
+                caught_up: dict[int, str] = {}
                 for socket in list(sockets):
-                    await self.send_text(socket, text)
+                    await self.send_state(socket, seat, text, caught_up)
+
+    def settle(self) -> None:
+        """With :attr:`group` at pace 0, make the quick automatic moves that are due now
+        (at most :data:`SETTLE_MOVES`), so that one frame shows them with the move
+        before; a bot that fails leaves the table waiting, as in :meth:`_run`."""
+        if not self.group or self.delay > 0:
+            return
+        table = self.table
+        for _ in range(SETTLE_MOVES):
+            if not (table.needs_auto and table.quick_step):
+                return
+            try:
+                table.step()
+            except Exception:  # a broken bot must not lose the move before it
+                _log.exception("an automatic move failed; the table waits")
+                return
 
     def kick(self) -> None:
         """Start the automatic moves if chance or a bot is to move and none is running."""
@@ -133,6 +201,7 @@ class Hub:
                 except Exception:  # a broken bot must not take the server down with it
                     _log.exception("an automatic move failed; the table waits")
                     return
+                self.settle()
                 await self.broadcast()
 
     async def handle(self, seat: int, socket: WebSocket, text: str | None) -> None:
@@ -155,6 +224,7 @@ class Hub:
                     self.table.new_game(seat)
                 else:
                     raise TableError(f"unknown message type {str(kind)[:20]!r}")
+                self.settle()
                 await self.broadcast()
         except (TableError, FormatError, IllegalActionError) as refusal:
             await self.send(socket, {"type": "error", "message": str(refusal)})
@@ -213,7 +283,7 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
         try:
             async with hub.lock:  # a bot may be moving in a worker thread
                 hub.sockets[seat].add(socket)
-                await hub.send(socket, table.frame(seat))
+                await hub.send_state(socket, seat, table.frame_text(seat), {})
             hub.kick()
             while True:
                 message = await socket.receive()
@@ -228,6 +298,7 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
             pass
         finally:
             hub.sockets[seat].discard(socket)
+            hub.forget(socket)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

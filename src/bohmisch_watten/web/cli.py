@@ -66,6 +66,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--away-bot", type=_bot, default="heuristic", help="the bot that takes such a seat"
     )
+    parser.add_argument(
+        "--group-moves",
+        action="store_true",
+        help="at tables of pace 0, show a move and the quick bot moves after it in one frame"
+        " (an 'events' frame before it tells the skipped versions)",
+    )
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
     parser.add_argument(
         "--humans", type=int, default=None, help="human seats, each with its own link (default 1)"
@@ -141,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
         away=args.away,
         away_bot=args.away_bot,
     )
-    app = create_server(storage, limits=limits, delay=args.delay)
+    app = create_server(storage, limits=limits, delay=args.delay, group_moves=args.group_moves)
     server: GameServer = app.state.server
     shown = args.db if "://" not in args.db else args.db.split("@")[-1]  # no password
     base = f"http://{args.host}:{args.port}"
@@ -162,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        # uvloop where it is installed (the [web] extra, not on Windows), else asyncio's
+        # own loop: the server runs on either.
+        loop="auto",
         ws_max_size=65536,
         # No per-message deflate: a frame is a few kB sent once a move, and compressing
         # it cost the server as much CPU as building it (docs/server.md, Figures).

@@ -118,7 +118,7 @@ class TableHub(Hub):
     """A stored table's sockets and bot runner: :meth:`broadcast` commits first."""
 
     def __init__(self, server: GameServer, table_id: int, table: Table, delay: float) -> None:
-        super().__init__(table, delay)
+        super().__init__(table, delay, server.group_moves)
         self.server = server
         self.table_id = table_id
         self.committed = table.version
@@ -178,15 +178,12 @@ class TableHub(Hub):
 
     async def send_frames(self) -> None:
         """Each seat's socket its own frame, each spectator the public one."""
-        for seat, sockets in self.sockets.items():
-            if sockets:  # built and encoded once per seat, however many tabs show it
-                text = self.table.frame_text(seat)
-                for socket in list(sockets):
-                    await self.send_text(socket, text)
+        await super().broadcast()  # the seats' sockets: Hub's broadcast commits nothing
         if self.watchers:
             public = encode(self.table.public_frame())
+            caught_up: dict[int, str] = {}
             for socket in list(self.watchers):
-                await self.send_text(socket, public)
+                await self.send_state(socket, None, public, caught_up)
 
     async def catch_up(self, version: int) -> None:
         """Another process committed up to ``version``: read and replay the new rows."""
@@ -332,12 +329,21 @@ class GameServer:
         storage: where the tables are kept (:func:`~.storage.open_storage`).
         limits: what the server accepts.
         delay: the bots' pace of a table that asks for none (seconds).
+        group_moves: at tables of pace 0, make the quick automatic moves after a move
+            with it and show them in one frame (:class:`~.app.Hub`, ``group``).
     """
 
-    def __init__(self, storage: Storage, limits: Limits | None = None, delay: float = 0.8) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        limits: Limits | None = None,
+        delay: float = 0.8,
+        group_moves: bool = False,
+    ) -> None:
         self.storage = storage
         self.limits = limits or Limits()
         self.delay = delay
+        self.group_moves = group_moves
         self.hubs: dict[int, TableHub] = {}
         self.tokens: dict[str, tuple[int, int]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -586,7 +592,7 @@ class GameServer:
                 {"type": "events", "since": int(since), "version": table.version, "events": events},
             )
         text = table.frame_text(seat) if seat is not None else encode(table.public_frame())
-        await hub.send_text(socket, text)
+        await hub.send_state(socket, seat, text, {})
 
     async def _serve(self, hub: TableHub, socket: WebSocket, seat: int | None) -> None:
         """Read the socket's messages until it closes; a flood or an oversized message
@@ -635,6 +641,7 @@ class GameServer:
             pass
         finally:
             hub.sockets[seat].discard(socket)
+            hub.forget(socket)
             if not hub.sockets[seat]:
                 hub.away_since[seat] = time.monotonic()
 
@@ -660,17 +667,24 @@ class GameServer:
             pass
         finally:
             hub.watchers.discard(socket)
+            hub.forget(socket)
 
 
 def create_server(
-    storage: Storage, *, limits: Limits | None = None, delay: float = 0.8
+    storage: Storage,
+    *,
+    limits: Limits | None = None,
+    delay: float = 0.8,
+    group_moves: bool = False,
 ) -> Starlette:
     """The ASGI app of a :class:`GameServer` on ``storage``; run it with uvicorn.
+
+    ``group_moves``: see :class:`GameServer`.
 
     ``app.state.server`` is the :class:`GameServer`.  The tables are loaded and their
     bots resumed when the app starts (its lifespan), the storage closed when it stops.
     """
-    server = GameServer(storage, limits, delay)
+    server = GameServer(storage, limits, delay, group_moves)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -30,7 +30,7 @@ from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
-from ._frames import FrameWriter, encode, encode_object
+from ._frames import FrameWriter, encode_object
 from ._players import check as check_player
 from ._players import choose as choose_move
 from ._players import hint as hint_move
@@ -475,13 +475,8 @@ class Table:
         raw = {
             "players": frames.players_text(self.seats, seat),
             "view": frames.view_text(view, legal, self.state),
-            "log": frames.lines_text(self.story.log(seat)),
-            "logs": "{"
-            + ",".join(
-                f"{encode(lang)}:{frames.lines_text(log)}"
-                for lang, log in self.story.translated(seat).items()
-            )
-            + "}",
+            "log": self.story.log_text(seat),
+            "logs": self.story.logs_text(seat),
         }
         return encode_object(self._frame_fields(seat, view, legal), raw)
 
@@ -533,7 +528,18 @@ class Table:
 
     def missed(self, seat: int | None, since: int) -> list[list[dict[str, Any]]]:
         """The events of journal entries ``since`` … now as ``seat`` sees them (None: a
-        spectator); a ``!`` entry is one event of type ``table`` with the entry text."""
+        spectator); a ``!`` entry is one event of type ``table``.
+
+        The events of recent entries are the ones the seat's log was told from
+        (:meth:`Story.missed`); older ones are described again from :attr:`trail`.
+        """
+        kept = self.story.missed(seat, max(since, 0))
+        if kept is not None:
+            return kept
+        return self.described(seat, since)
+
+    def described(self, seat: int | None, since: int) -> list[list[dict[str, Any]]]:
+        """:meth:`missed`, every entry described again from :attr:`trail` (the reference)."""
         out: list[list[dict[str, Any]]] = []
         for before, action, after in self.trail[max(since, 0) :]:
             if action is None:
