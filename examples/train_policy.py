@@ -79,6 +79,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 from pathlib import Path
@@ -91,7 +92,7 @@ from bohmisch_watten import new_game
 from bohmisch_watten.action_ids import action_to_id, id_to_action
 from bohmisch_watten.adapters.fast import Encoder, bot_action
 from bohmisch_watten.bots import Bot, HeuristicBot, RandomBot
-from bohmisch_watten.bots.learned import PolicyNet, save_policy
+from bohmisch_watten.bots.learned import PolicyNet, read_policy, save_policy
 
 PLAYERS = 4
 MAX_DEALS = 60  # a game of random-ish play can drift; restart it after this many deals
@@ -269,6 +270,13 @@ class Trainer:
         return {"loss_before": before, "loss_after": after, "mean_return": float(ret.mean())}
 
 
+def wilson(rate: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of a win rate over ``games`` games."""
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    return centre - half / (1 + z * z / games), centre + half / (1 + z * z / games)
+
+
 def evaluate(net: PolicyNet, opponent: Bot, games: int, seed: int, parallel: int = 100) -> float:
     """The greedy network's win rate in whole games, seat ``i % 4`` in game ``i`` (R34)."""
     rng = random.Random(seed)
@@ -423,7 +431,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     parser.add_argument("--plot", type=Path, help="draw the curve into this PNG file")
     parser.add_argument("--from-curve", type=Path, help="do not train: plot this curve file")
+    parser.add_argument(
+        "--evaluate",
+        type=Path,
+        help="do not train: play this checkpoint --eval-games games against three"
+        " HeuristicBots and three RandomBots (seeds 11 and 12, unlike training's)",
+    )
     args = parser.parse_args(argv)
+    if args.evaluate is not None:
+        net = read_policy(args.evaluate)
+        for name, bot, seed in (("heuristic", HeuristicBot(), 11), ("random", RandomBot(), 12)):
+            rate = evaluate(net, bot, args.eval_games, seed)
+            low, high = wilson(rate, args.eval_games)
+            print(
+                json.dumps(
+                    {"vs": name, "games": args.eval_games, "win_rate": rate, "ci95": [low, high]}
+                ),
+                flush=True,
+            )
+        return
     if args.from_curve is not None:
         if args.plot is None:
             parser.error("--from-curve needs --plot")

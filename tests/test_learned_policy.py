@@ -7,6 +7,7 @@ engine plays.
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import sys
 from pathlib import Path
@@ -125,6 +126,13 @@ def test_the_example_runs_from_its_command_line(
     picture = tmp_path / "curve.png"
     example().main(["--from-curve", str(out.with_suffix(".json")), "--plot", str(picture)])
     assert picture.read_bytes().startswith(b"\x89PNG")
+    example().main(["--evaluate", str(out), "--eval-games", "4"])
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [row["vs"] for row in rows] == ["heuristic", "random"]
+    for row in rows:
+        assert row["games"] == 4
+        assert row["win_rate"] in (0, 0.25, 0.5, 0.75, 1)  # whole games of four
+        assert 0 <= row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] <= 1
 
 
 def test_bad_checkpoints_and_specs_are_refused(tmp_path: Path) -> None:
