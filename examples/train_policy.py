@@ -384,8 +384,9 @@ def train(
     return trainer, history
 
 
-def plot_curve(curve: list[dict[str, float]], path: Path) -> None:
-    """Draw the win rates against training minutes into ``path`` (matplotlib, ``[plot]``)."""
+def plot_curve(curve: list[dict[str, float]], path: Path, imitation: float = 0.0) -> None:
+    """Draw the win rates against training minutes into ``path`` (matplotlib, ``[plot]``);
+    a dotted line marks the end of the first ``imitation`` minutes."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -396,11 +397,15 @@ def plot_curve(curve: list[dict[str, float]], path: Path) -> None:
     axes.plot(minutes, [p["vs_random"] for p in curve], "o-", label="vs three RandomBots")
     axes.plot(minutes, [p["vs_heuristic"] for p in curve], "s-", label="vs three HeuristicBots")
     axes.axhline(0.25, color="grey", linestyle=":", label="an equal fourth (25 %)")
-    axes.set_xlabel("training minutes (2-core machine, shared)")
+    axes.axhline(0.30, color="tab:red", linestyle="--", linewidth=0.8, label="the 30 % aimed at")
+    if imitation:
+        axes.axvline(imitation, color="black", linestyle=":", linewidth=0.8)
+        axes.annotate("imitation | PPO", (imitation, 0.03), ha="center", fontsize=8)
+    axes.set_xlabel("training minutes (CPU time of one core)")
     axes.set_ylabel("games won")
     axes.set_ylim(0, 1)
-    axes.set_title("PolicyBot: masked PPO self-play, whole four-player games")
-    axes.legend(loc="upper left")
+    axes.set_title("PolicyBot: imitation of the heuristic, then masked PPO")
+    axes.legend(loc="center right")
     axes.grid(alpha=0.3)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
@@ -453,7 +458,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.from_curve is not None:
         if args.plot is None:
             parser.error("--from-curve needs --plot")
-        plot_curve(json.loads(args.from_curve.read_text()), args.plot)
+        plot_curve(json.loads(args.from_curve.read_text()), args.plot, args.imitate)
         return
     torch.set_num_threads(args.threads)
     train(
@@ -473,7 +478,8 @@ def main(argv: list[str] | None = None) -> None:
         entropy=args.entropy,
     )
     if args.plot is not None:
-        plot_curve(json.loads(args.out.with_suffix(".json").read_text()), args.plot)
+        curve = json.loads(args.out.with_suffix(".json").read_text())
+        plot_curve(curve, args.plot, args.imitate)
 
 
 if __name__ == "__main__":
