@@ -64,6 +64,7 @@ def test_training_lowers_the_loss_of_every_update(
         assert update["loss_after"] < update["loss_before"]
 
 
+@pytest.mark.rule("R18")
 def test_the_exchange_head_scores_a_discard_by_its_card() -> None:
     """Exchange ids name hand positions (R18); the head maps them to the cards there."""
     net = PolicyNet(4, 8)
