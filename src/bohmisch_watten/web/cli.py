@@ -72,6 +72,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="at tables of pace 0, show a move and the quick bot moves after it in one frame"
         " (an 'events' frame before it tells the skipped versions)",
     )
+    parser.add_argument(
+        "--collect-every",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="full garbage collections on this clock, never mid-move (default 600; 0: Python's"
+        " own schedule)",
+    )
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
     parser.add_argument(
         "--humans", type=int, default=None, help="human seats, each with its own link (default 1)"
@@ -134,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--rate must be positive")
         if args.away is not None and args.away <= 0:
             raise ValueError("--away must be positive")
+        if not args.collect_every >= 0:  # NaN too
+            raise ValueError("--collect-every must not be negative")
         storage = open_storage(args.db)
     except ImportError as error:  # pragma: no cover - depends on the installed extras
         print(f"error: PostgreSQL needs the [postgres] extra ({error.name} is missing)")
@@ -147,7 +157,13 @@ def run(args: argparse.Namespace) -> int:
         away=args.away,
         away_bot=args.away_bot,
     )
-    app = create_server(storage, limits=limits, delay=args.delay, group_moves=args.group_moves)
+    app = create_server(
+        storage,
+        limits=limits,
+        delay=args.delay,
+        group_moves=args.group_moves,
+        collect_every=args.collect_every or None,
+    )
     server: GameServer = app.state.server
     shown = args.db if "://" not in args.db else args.db.split("@")[-1]  # no password
     base = f"http://{args.host}:{args.port}"

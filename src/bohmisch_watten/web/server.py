@@ -45,6 +45,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .._documents import parse_json
 from ..errors import FormatError
 from ..rules import rules_from_text
+from ._collect import ScheduledCollection
 from ._i18n import localized_html
 from ._page import render_lobby, render_page
 from ._wire import MAX_MESSAGE_CHARS, foreign_origin
@@ -331,6 +332,9 @@ class GameServer:
         delay: the bots' pace of a table that asks for none (seconds).
         group_moves: at tables of pace 0, make the quick automatic moves after a move
             with it and show them in one frame (:class:`~.app.Hub`, ``group``).
+        collect_every: seconds between full garbage collections, made on this clock
+            instead of when CPython decides, so none stops the process mid-move
+            (:mod:`~._collect`); None leaves the process's collector as it is.
     """
 
     def __init__(
@@ -339,8 +343,10 @@ class GameServer:
         limits: Limits | None = None,
         delay: float = 0.8,
         group_moves: bool = False,
+        collect_every: float | None = None,
     ) -> None:
         self.storage = storage
+        self.collector = None if collect_every is None else ScheduledCollection(collect_every)
         self.limits = limits or Limits()
         self.delay = delay
         self.group_moves = group_moves
@@ -422,6 +428,9 @@ class GameServer:
         """Resume every unfinished table (bots carry on) and listen to other processes."""
         self.loop = asyncio.get_running_loop()
         await self.load()
+        if self.collector is not None:  # after loading: the loaded tables are frozen too
+            self.collector.start()
+            self._spawn(self.collector.run())
         for hub in self.hubs.values():
             hub.kick()
         self.storage.listen(self._moved)
@@ -457,6 +466,8 @@ class GameServer:
         for hub in self.hubs.values():
             if hub.runner is not None:
                 hub.runner.cancel()
+        if self.collector is not None:
+            self.collector.stop()
         await asyncio.to_thread(self.storage.close)
 
     # ------------------------------------------------------------------- HTTP
@@ -676,15 +687,18 @@ def create_server(
     limits: Limits | None = None,
     delay: float = 0.8,
     group_moves: bool = False,
+    collect_every: float | None = None,
 ) -> Starlette:
     """The ASGI app of a :class:`GameServer` on ``storage``; run it with uvicorn.
 
-    ``group_moves``: see :class:`GameServer`.
+    ``group_moves`` and ``collect_every``: see :class:`GameServer` (``serve`` collects
+    every 10 minutes; an app embedded in another program leaves its collector alone
+    unless asked).
 
     ``app.state.server`` is the :class:`GameServer`.  The tables are loaded and their
     bots resumed when the app starts (its lifespan), the storage closed when it stops.
     """
-    server = GameServer(storage, limits, delay, group_moves)
+    server = GameServer(storage, limits, delay, group_moves, collect_every)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
