@@ -8,6 +8,8 @@ import re
 from hypothesis import given
 
 from bohmisch_watten import GameState, Phase
+from bohmisch_watten.display import turn_text
+from bohmisch_watten.views import PlayerView
 
 from game_strategies import game_states
 from helpers import random_game
@@ -70,3 +72,59 @@ def test_the_ritual_shows_the_cut_card_to_the_seat_that_looks() -> None:
     assert "Ritual: seat 1 looks at HK" in str(state)
     assert "Ritual: seat 1 looks at HK" in str(state.view(1))
     assert "Ritual: seat 1 looks at ??" in str(state.view(0))
+
+
+def _reference_view_table(view: PlayerView) -> str:
+    """``str(view)`` written from the view's public card properties, the plain way."""
+    hands = [
+        " ".join(str(c) for c in view.hand) or "-"
+        if seat == view.player
+        else " ".join(["??"] * size) or "-"
+        for seat, size in enumerate(view.hand_sizes)
+    ]
+    notes = []
+    if view.phase is Phase.CUT:
+        looks = [
+            f"seat {s} {'took' if taken else 'looks at'} {'??' if card is None else card}"
+            for s, card, taken, _ in view.cut_looks
+        ]
+        notes.append("Ritual: " + ", ".join(looks))
+    last = view.last_deal
+    if last is not None and view.phase in (Phase.DEAL, Phase.GAME_OVER):
+        notes.append(
+            f"Last deal: deal {last.deal_number}, points {' '.join(f'{p:+d}' for p in last.points)}"
+        )
+    trump = view.trump_card
+    lines = [
+        f"Deal {view.deal_number}, dealer seat {view.dealer}, {view.phase.name}, "
+        f"seen by seat {view.player}",
+        "Trump card: "
+        + (
+            "not turned"
+            if trump is None or view.trump_suit is None
+            else f"{trump} ({view.trump_suit.label})"
+            + (", taken by the dealer" if view.trump_card_taken else "")
+        ),
+    ]
+    width = max(len(hand) for hand in hands)
+    for seat, hand in enumerate(hands):
+        marks = ("D" if seat == view.dealer else " ") + (
+            ">" if seat == view.current_player else " "
+        )
+        lines.append(
+            f"{marks} seat {seat}: {hand:<{width}}  score {view.scores[seat]:>3}"
+            f"  tricks {view.tricks_won[seat]}" + ("  folded" if view.folded[seat] else "")
+        )
+    lines.append(f"Stock: {view.stock_size} cards" if view.stock_size else "Stock: -")
+    lines.append("Trick: " + (", ".join(f"{s}:{c}" for s, c in view.trick) or "-"))
+    lines.append(f"To act: {turn_text(view.phase, view.current_player, view.winners, view.losers)}")
+    return "\n".join(lines + notes)
+
+
+@given(game_states(max_steps=200))
+def test_view_table_is_drawn_from_the_compact_fields_as_from_the_cards(
+    state: GameState,
+) -> None:
+    for seat in range(state.num_players):
+        view = state.view(seat)
+        assert str(view) == _reference_view_table(view)

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .cards import Card, Suit
+from .cards import DECK, Card, Suit
 from .phase import Phase
+from .tables import bits
 
 if TYPE_CHECKING:
     from .facts import CutLook
@@ -28,6 +29,11 @@ __all__ = ["render_state", "render_view", "turn_text"]
 
 HIDDEN = "??"
 """How a card the reader may not know is shown."""
+_CODES = tuple(str(card) for card in DECK)
+"""``str(DECK[i])`` by card index: a view is drawn from its compact fields (R23), and
+the web table draws one for every frame."""
+_HIDDEN_HANDS = tuple(" ".join([HIDDEN] * size) or "-" for size in range(6))
+"""Another seat's hand of 0–5 cards as it is shown."""
 
 
 def turn_text(
@@ -61,7 +67,7 @@ def _table(
     tricks_won: Sequence[int],
     folded: Sequence[bool],
     stock: str,
-    trick: Sequence[tuple[int, Card]],
+    trick: Sequence[tuple[int, Card | str]],
     turn: str,
     notes: Sequence[str] = (),
 ) -> str:
@@ -146,13 +152,17 @@ def render_view(view: PlayerView) -> str:
         Trick: -
         To act: seat 1
     """
-    hands = [
-        _cards(view.hand) if seat == view.player else " ".join([HIDDEN] * size) or "-"
-        for seat, size in enumerate(view.hand_sizes)
-    ]
+    player, phase = view.player, view.phase
+    hands = list(map(_HIDDEN_HANDS.__getitem__, view.hand_sizes))  # R23: others' cards
+    hands[player] = " ".join([_CODES[i] for i in bits(view.hand_mask)]) or "-"
+    if phase is Phase.CUT:
+        notes = _ritual(view.cut_looks, phase)
+    elif phase is Phase.DEAL or phase is Phase.GAME_OVER:
+        notes = _last_deal(view)
+    else:
+        notes = []
     return _table(
-        f"Deal {view.deal_number}, dealer seat {view.dealer}, {view.phase.name}, "
-        f"seen by seat {view.player}",
+        f"Deal {view.deal_number}, dealer seat {view.dealer}, {phase.name}, seen by seat {player}",
         _trump(view.trump_card, view.trump_suit, view.trump_card_taken),
         view.dealer,
         view.current_player,
@@ -161,7 +171,7 @@ def render_view(view: PlayerView) -> str:
         view.tricks_won,
         view.folded,
         f"{view.stock_size} cards" if view.stock_size else "-",
-        view.trick,
-        turn_text(view.phase, view.current_player, view.winners, view.losers),
-        _ritual(view.cut_looks, view.phase) + _last_deal(view),
+        [(seat, _CODES[card]) for seat, card in view.trick_plays],
+        turn_text(phase, view.current_player, view.winners, view.losers),
+        notes,
     )

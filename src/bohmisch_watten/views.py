@@ -546,11 +546,11 @@ def drawn_cards(state: GameState, player: int) -> tuple[int, ...]:
         q: exchanged[q] - (1 if q == dealer and took else 0) for q in order if exchanged[q] >= 0
     }
     takes = sum(1 for _, _, taken in deal.cut if taken)
-    pack = [c.index for c in last_shuffle(state.history_node).pack[: 32 - takes]]
-    initial = pack[len(pack) - len(deal.pack) - sum(counts.values()) :]
-    offset = 0
+    # The stock cards drawn so far lie just above what is left of the stock, in seat order.
+    first = max(0, 32 - takes - len(deal.pack) - sum(counts.values()))
     for q in order:
         if q == player:
             break
-        offset += counts.get(q, 0)
-    return tuple(initial[offset : offset + counts[player]])
+        first += counts.get(q, 0)
+    drawn = last_shuffle(state.history_node).pack[first : min(first + counts[player], 32 - takes)]
+    return tuple([card.index for card in drawn])

@@ -112,6 +112,9 @@ class FrameWriter:
         self._tricks: tuple[object, str] | None = None
         self._last: tuple[DealSummary, str] | None = None
         self._deals: list[tuple[DealSummary, str]] = []
+        self._past: tuple[object, str] | None = None
+        """The whole ``past_deals`` text with the list it shows: that list changes only
+        when a deal ends, the text is asked for at every move."""
         self._players: dict[int, tuple[tuple[Seat, ...], str]] = {}
         self._public: tuple[object, str, str, str] | None = None
 
@@ -140,6 +143,9 @@ class FrameWriter:
 
     def _past_text(self, deals: Iterable[DealSummary]) -> str:
         """The finished deals with their public looks of the cut, one cached text each."""
+        whole = self._past
+        if whole is not None and whole[0] is deals:
+            return whole[1]
         cache = self._deals
         texts: list[str] = []
         for number, deal in enumerate(deals):
@@ -150,7 +156,9 @@ class FrameWriter:
             del cache[number:]  # a new game (or another history): the rest is stale
             cache.append((deal, text))
             texts.append(text)
-        return "[" + ",".join(texts) + "]"
+        joined = "[" + ",".join(texts) + "]"
+        self._past = (deals, joined)  # kept with the list: its identity stays its own
+        return joined
 
     def players_text(self, seats: tuple[Seat, ...], seat: int) -> str:
         """The ``players`` list as ``seat`` reads it (itself is "You")."""

@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from ..cards import Card, Rank, Suit
+from ..cards import DECK, Card, Rank, Suit
 
 __all__ = [
     "DEFAULT",
@@ -72,18 +72,25 @@ def gettext(lang: str, message: str, /, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+def _german_name(card: Card) -> str:
+    rank = _RANKS_DE.get(card.rank, card.rank.symbol)
+    name = f"{_SUITS_DE[card.suit]} {rank}"
+    critical = _CRITICALS.get(str(card))
+    return f"{critical} ({name})" if critical else name
+
+
+_GERMAN_NAMES: Final = tuple(_german_name(card) for card in DECK)
+"""Every card's German name by index: the log names a card on most lines."""
+
+
 def card_name(card: Card, lang: str) -> str:
     """A card as the players say it: ``Herz König`` (de); English keeps the notation, ``HK``.
 
     The three Criticals (R7) are called by their names: ``Maxi (Herz König)``.
     """
-    code = str(card)
     if lang != "de":
-        return code
-    rank = _RANKS_DE.get(card.rank, card.rank.symbol)
-    name = f"{_SUITS_DE[card.suit]} {rank}"
-    critical = _CRITICALS.get(code)
-    return f"{critical} ({name})" if critical else name
+        return str(card)
+    return _GERMAN_NAMES[card.index]
 
 
 def _parse_accept(header: str) -> list[tuple[float, int, str]]:

@@ -97,8 +97,22 @@ def narrate_events(
         return card_name(c, lang)
 
     lines: list[str] = []
-    for event in events:
-        if isinstance(event, DealStarted):
+    for event in events:  # the events of every move first: the classes are disjoint
+        if isinstance(event, CardPlayed):
+            lines.append(
+                who(event.seat, "You play {card}.", "{name} plays {card}.", card=card(event.card))
+            )
+        elif isinstance(event, TrickWon):
+            number = before.tricks_completed + 1
+            lines.append(
+                who(
+                    event.seat,
+                    "You win trick {number}.",
+                    "{name} wins trick {number}.",
+                    number=number,
+                )
+            )
+        elif isinstance(event, DealStarted):
             shuffle = who(before.dealer, "You shuffle", "{name} shuffles")
             cut = who(before.cutter, "You cut", "{name} cuts")
             lines.append(
@@ -161,20 +175,6 @@ def narrate_events(
             lines.append(who(event.seat, "You fold.", "{name} folds."))
         elif isinstance(event, Exchanged):
             lines.append(_exchange_line(event, names, lang))
-        elif isinstance(event, CardPlayed):
-            lines.append(
-                who(event.seat, "You play {card}.", "{name} plays {card}.", card=card(event.card))
-            )
-        elif isinstance(event, TrickWon):
-            number = before.tricks_completed + 1
-            lines.append(
-                who(
-                    event.seat,
-                    "You win trick {number}.",
-                    "{name} wins trick {number}.",
-                    number=number,
-                )
-            )
         elif isinstance(event, DealScored):
             points = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(event.points))
             double = _(" (doubled: Hearts)") if event.doubled else ""

@@ -457,8 +457,10 @@ class Table:
     def frame(self, seat: int) -> dict[str, Any]:
         """Everything the page of ``seat`` shows, as JSON data, built from its view only."""
         view = self.state.view(seat)
-        legal = view.legal_actions()  # once: the offer and the exchange read it too
+        legal = self._legal(seat)  # once: the offer and the exchange read it too
         fields = self._frame_fields(seat, view, legal)
+        fields["log"] = list(self.story.log(seat))
+        fields["logs"] = {lang: list(log) for lang, log in self.story.translated(seat).items()}
         fields["players"] = [
             {"seat": s.number, "name": name, "kind": s.kind}
             for s, name in zip(self.seats, self.names_for(seat), strict=True)
@@ -470,7 +472,7 @@ class Table:
         """``encode(self.frame(seat))``, the text the server sends, made cheaply: the
         parts that outlive a move are reused (:class:`~._frames.FrameWriter`)."""
         view = self.state.view(seat)
-        legal = view.legal_actions()
+        legal = self._legal(seat)
         frames = self.frames
         raw = {
             "players": frames.players_text(self.seats, seat),
@@ -480,8 +482,15 @@ class Table:
         }
         return encode_object(self._frame_fields(seat, view, legal), raw)
 
+    def _legal(self, seat: int) -> Sequence[Action]:
+        """``self.state.view(seat).legal_actions()``, read off the state (the view's
+        method asks a state rebuilt from the view for the same answer)."""
+        state = self.state
+        return state.legal_actions() if state.current_player == seat else ()
+
     def _frame_fields(self, seat: int, view: PlayerView, legal: Sequence[Action]) -> dict[str, Any]:
-        """The fields of :meth:`frame` in order, with ``players`` and ``view`` None."""
+        """The fields of :meth:`frame` in order, with ``players``, ``view``, ``log`` and
+        ``logs`` None (the callers write those, each in its own way)."""
         return {
             "type": "state",
             "seat": seat,
@@ -494,8 +503,8 @@ class Table:
             "offer": offered_card(view, legal),
             "exchange": exchange_options(view, legal),
             "text": str(view),  # the same view as plain text, for screen readers and logs
-            "log": list(self.story.log(seat)),
-            "logs": {lang: list(log) for lang, log in self.story.translated(seat).items()},
+            "log": None,
+            "logs": None,
             "events": self.story.events(seat),
             "game_over": view.phase is Phase.GAME_OVER,
             "version": self.version,
