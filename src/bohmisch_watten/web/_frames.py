@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .._documents import summary_to_dict
 from ..actions import Action
 from ..cards import DECK
+from ..phase import Phase
 from ..rules import Rules, rules_values
 from ..summary import DealSummary
 from ..tables import bits
@@ -117,6 +118,8 @@ class FrameWriter:
         when a deal ends, the text is asked for at every move."""
         self._players: dict[int, tuple[tuple[Seat, ...], str]] = {}
         self._public: tuple[object, str, str, str] | None = None
+        self._position: tuple[tuple[object, ...], str] | None = None
+        """The ``position`` text with what it is made of: it changes once a deal."""
 
     # ------------------------------------------------------------- the pieces
 
@@ -221,6 +224,23 @@ class FrameWriter:
             )
         )
 
+    def _position_text(self, view: PlayerView) -> str:
+        """``str(view.position)``: the position is made of these fields only (and of
+        whether the game is over), so its text is kept while they stay the same."""
+        made_of = (
+            view.phase is Phase.GAME_OVER,
+            view.num_players,
+            view.rules,
+            view.dealer,
+            view.deal_number,
+            view.scores,
+            view.previous_folds,
+        )
+        cached = self._position
+        if cached is None or cached[0] != made_of:
+            self._position = cached = (made_of, str(view.position))
+        return cached[1]
+
     def _public_texts(self, view: PlayerView) -> tuple[str, str, str]:
         """The three runs of public fields of ``view.to_dict()``, without braces: those
         before the hand, those between the cut and the legal actions, those after."""
@@ -250,7 +270,7 @@ class FrameWriter:
             "winners": view.winners,
             "losers": view.losers,
             "past_deals": None,
-            "position": str(view.position),
+            "position": self._position_text(view),
         }
         return (
             encode_object(head, {"rules": self._rules_text(view.rules)})[1:-1],

@@ -30,7 +30,7 @@ from ..rules import Rules
 from ..state import GameState, new_game, next_game
 from ..tricks import trick_winner
 from ..views import PlayerView
-from ._frames import FrameWriter, encode_object
+from ._frames import FrameWriter, encode
 from ._players import check as check_player
 from ._players import choose as choose_move
 from ._players import hint as hint_move
@@ -47,6 +47,8 @@ _BOT_PREFIX: Final = "!bot "
 """The journal entry that hands a seat to a bot: ``!bot SEAT KIND``."""
 _QUICK_BOTS: Final = frozenset({"random", "heuristic"})
 _HUMAN_PREFIX: Final = "!human "
+_JSON_BOOLS: Final = ("false", "true")
+"""A bool as JSON, by ``int(value)``: a frame is written field by field."""
 """The journal entry that gives such a seat back to its person: ``!human SEAT``."""
 
 
@@ -471,16 +473,40 @@ class Table:
     def frame_text(self, seat: int) -> str:
         """``encode(self.frame(seat))``, the text the server sends, made cheaply: the
         parts that outlive a move are reused (:class:`~._frames.FrameWriter`)."""
-        view = self.state.view(seat)
+        state = self.state
+        view = state.view(seat)
         legal = self._legal(seat)
-        frames = self.frames
-        raw = {
-            "players": frames.players_text(self.seats, seat),
-            "view": frames.view_text(view, legal, self.state),
-            "log": self.story.log_text(seat),
-            "logs": self.story.logs_text(seat),
-        }
-        return encode_object(self._frame_fields(seat, view, legal), raw)
+        frames, story = self.frames, self.story
+        winning = winning_seat(view)
+        # The fields of _frame_fields in its order, each written as encode() writes it.
+        return "".join(
+            (
+                f'{{"type":"state","seat":{seat:d},"host":{_JSON_BOOLS[seat == self.host]},'
+                f'"game":{self.game_number:d},"players":',
+                frames.players_text(self.seats, seat),
+                ',"view":',
+                frames.view_text(view, legal, state),
+                ',"your_turn":',
+                _JSON_BOOLS[view.current_player == seat],
+                ',"winning":',
+                "null" if winning is None else f"{winning:d}",
+                ',"offer":',
+                encode(offered_card(view, legal)),
+                ',"exchange":',
+                encode(exchange_options(view, legal)),
+                ',"text":',
+                encode(str(view)),
+                ',"log":',
+                story.log_text(seat),
+                ',"logs":',
+                story.logs_text(seat),
+                ',"events":',
+                encode(story.events(seat)),
+                ',"game_over":',
+                _JSON_BOOLS[view.phase is Phase.GAME_OVER],
+                f',"version":{self.version:d}}}',
+            )
+        )
 
     def _legal(self, seat: int) -> Sequence[Action]:
         """``self.state.view(seat).legal_actions()``, read off the state (the view's
