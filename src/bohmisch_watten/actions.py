@@ -151,7 +151,8 @@ class Exchange:
         object.__setattr__(self, "discard_mask", mask)
 
     def __str__(self) -> str:
-        parts = ["exchange", *(str(c) for c in sorted(self.discard))]
+        # The cards in card order, which is index order: read off the mask, not sorted.
+        parts = ["exchange", *[str(DECK[i]) for i in bits(self.discard_mask)]]
         if self.take_trump_card:
             parts.append("+trump")
         return " ".join(parts)

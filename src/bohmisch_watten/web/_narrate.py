@@ -28,24 +28,9 @@ from ..events import (
     describe,
 )
 from ..state import GameState
-from ._i18n import DEFAULT, card_name, gettext, suit_name
+from ._i18n import DEFAULT, card_name, gettext, messages, suit_name
 
 __all__ = ["narrate", "narrate_events"]
-
-
-def _who(
-    lang: str,
-    seat: int,
-    observer: int,
-    names: Sequence[str],
-    you: str,
-    other: str,
-    **fields: object,
-) -> str:
-    """One clause in the first person for the observer, in the third for anybody else."""
-    if seat == observer:
-        return gettext(lang, you, **fields)
-    return gettext(lang, other, name=names[seat], **fields)
 
 
 def narrate(
@@ -86,12 +71,20 @@ def narrate_events(
 ) -> list[str]:
     """The log lines of the ``events`` of one move from ``before``, seen by ``observer``,
     in ``lang`` (the observer's own name is "You" in every language)."""
-    _ = functools.partial(gettext, lang)
+    catalog = messages(lang)  # as gettext reads it, once per call, not once per line
+
+    def _(message: str, **fields: object) -> str:
+        text = catalog.get(message, message)
+        return text.format(**fields) if fields else text
+
     you = _("You")
     names = [you if s == observer else n for s, n in enumerate(names)]
 
     def who(seat: int, first: str, third: str, **fields: object) -> str:
-        return _who(lang, seat, observer, names, first, third, **fields)
+        """One clause in the first person for the observer, in the third for anybody else."""
+        if seat == observer:
+            return _(first, **fields)
+        return _(third, name=names[seat], **fields)
 
     def card(c: Card) -> str:
         return card_name(c, lang)
