@@ -8,10 +8,10 @@ looked at it, and the pack of a shuffle is never shown.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..actions import Action
-from ..cards import Card, Suit
+from ..cards import Suit
 from ..events import (
     CardPlayed,
     CriticalLeft,
@@ -61,6 +61,29 @@ def narrate(
     return narrate_events(events, before, observer, names, lang=lang)
 
 
+def _text(catalog: Mapping[str, str], message: str, /, **fields: object) -> str:
+    """``message`` from ``catalog`` (a :func:`~._i18n.messages` mapping), as gettext does."""
+    text = catalog.get(message, message)
+    return text.format(**fields) if fields else text
+
+
+def _clause(
+    catalog: Mapping[str, str],
+    seat: int,
+    observer: int,
+    names: Sequence[str],
+    first: str,
+    third: str,
+    /,
+    **fields: object,
+) -> str:
+    """One clause in the first person for the observer, in the third for anybody else
+    (whose name is ``names[seat]``: only the observer's own name is ever "You")."""
+    if seat == observer:
+        return _text(catalog, first, **fields)
+    return _text(catalog, third, name=names[seat], **fields)
+
+
 def narrate_events(
     events: Sequence[Event],
     before: GameState,
@@ -70,46 +93,46 @@ def narrate_events(
     lang: str = DEFAULT,
 ) -> list[str]:
     """The log lines of the ``events`` of one move from ``before``, seen by ``observer``,
-    in ``lang`` (the observer's own name is "You" in every language)."""
+    in ``lang`` (the observer's own name is "You" in every language).
+
+    Written with module functions, not closures made per call: a table narrates every
+    move for every seat, in every language.
+    """
     catalog = messages(lang)  # as gettext reads it, once per call, not once per line
-
-    def _(message: str, **fields: object) -> str:
-        text = catalog.get(message, message)
-        return text.format(**fields) if fields else text
-
-    you = _("You")
-    names = [you if s == observer else n for s, n in enumerate(names)]
-
-    def who(seat: int, first: str, third: str, **fields: object) -> str:
-        """One clause in the first person for the observer, in the third for anybody else."""
-        if seat == observer:
-            return _(first, **fields)
-        return _(third, name=names[seat], **fields)
-
-    def card(c: Card) -> str:
-        return card_name(c, lang)
-
     lines: list[str] = []
     for event in events:  # the events of every move first: the classes are disjoint
         if isinstance(event, CardPlayed):
             lines.append(
-                who(event.seat, "You play {card}.", "{name} plays {card}.", card=card(event.card))
+                _clause(
+                    catalog,
+                    event.seat,
+                    observer,
+                    names,
+                    "You play {card}.",
+                    "{name} plays {card}.",
+                    card=card_name(event.card, lang),
+                )
             )
         elif isinstance(event, TrickWon):
-            number = before.tricks_completed + 1
             lines.append(
-                who(
+                _clause(
+                    catalog,
                     event.seat,
+                    observer,
+                    names,
                     "You win trick {number}.",
                     "{name} wins trick {number}.",
-                    number=number,
+                    number=before.tricks_completed + 1,
                 )
             )
         elif isinstance(event, DealStarted):
-            shuffle = who(before.dealer, "You shuffle", "{name} shuffles")
-            cut = who(before.cutter, "You cut", "{name} cuts")
+            shuffle = _clause(
+                catalog, before.dealer, observer, names, "You shuffle", "{name} shuffles"
+            )
+            cut = _clause(catalog, before.cutter, observer, names, "You cut", "{name} cuts")
             lines.append(
-                _(
+                _text(
+                    catalog,
                     "Deal {number}: {shuffle}, {cut}.",
                     number=event.deal_number,
                     shuffle=shuffle,
@@ -118,61 +141,80 @@ def narrate_events(
             )
         elif isinstance(event, CriticalTaken):  # R13: a taken Critical is shown to all
             lines.append(
-                who(
+                _clause(
+                    catalog,
                     event.seat,
+                    observer,
+                    names,
                     "You take the Critical {card}.",
                     "{name} takes the Critical {card}.",
-                    card=card(event.card),
+                    card=card_name(event.card, lang),
                 )
             )
         elif isinstance(event, CriticalLeft):  # R13: known only to the seat that looked
             if event.card is None:
                 lines.append(
-                    who(
+                    _clause(
+                        catalog,
                         event.seat,
+                        observer,
+                        names,
                         "You leave the Critical at the bottom.",
                         "{name} leaves the Critical at the bottom.",
                     )
                 )
             else:
                 lines.append(
-                    who(
+                    _clause(
+                        catalog,
                         event.seat,
+                        observer,
+                        names,
                         "You leave the Critical {card} at the bottom.",
                         "{name} leaves the Critical {card} at the bottom.",
-                        card=card(event.card),
+                        card=card_name(event.card, lang),
                     )
                 )
         elif isinstance(event, CutCardSeen):
             if event.seat == observer and event.card is not None and not event.critical:
                 lines.append(
-                    _(
+                    _text(
+                        catalog,
                         "You looked at the cut card {card}: no Critical, it stays at the bottom.",
-                        card=card(event.card),
+                        card=card_name(event.card, lang),
                     )
                 )
         elif isinstance(event, TrumpCardTurned):
             suit = event.card.suit
             double = (
-                _(" The deal counts double and nobody may fold.") if suit is Suit.HEARTS else ""
+                _text(catalog, " The deal counts double and nobody may fold.")
+                if suit is Suit.HEARTS
+                else ""
             )
             lines.append(
-                _(
+                _text(
+                    catalog,
                     "Trump card {card}: {suit} are trumps.",
-                    card=card(event.card),
+                    card=card_name(event.card, lang),
                     suit=suit_name(suit, lang),
                 )
                 + double
             )
         elif isinstance(event, Folded):
-            lines.append(who(event.seat, "You fold.", "{name} folds."))
+            lines.append(
+                _clause(catalog, event.seat, observer, names, "You fold.", "{name} folds.")
+            )
         elif isinstance(event, Exchanged):
             lines.append(_exchange_line(event, names, lang))
         elif isinstance(event, DealScored):
-            points = ", ".join(f"{names[s]} {p:+d}" for s, p in enumerate(event.points))
-            double = _(" (doubled: Hearts)") if event.doubled else ""
+            you = _text(catalog, "You")
+            points = ", ".join(
+                f"{you if s == observer else names[s]} {p:+d}" for s, p in enumerate(event.points)
+            )
+            double = _text(catalog, " (doubled: Hearts)") if event.doubled else ""
             lines.append(
-                _(
+                _text(
+                    catalog,
                     "Deal {number} is over. Points{double}: {points}.",
                     number=event.deal_number,
                     double=double,
@@ -180,10 +222,12 @@ def narrate_events(
                 )
             )
         elif isinstance(event, GameOver):
-            winners = ", ".join(names[s] for s in event.winners)
-            losers = ", ".join(names[s] for s in event.losers)
+            you = _text(catalog, "You")
+            winners = ", ".join(you if s == observer else names[s] for s in event.winners)
+            losers = ", ".join(you if s == observer else names[s] for s in event.losers)
             lines.append(
-                _(
+                _text(
+                    catalog,
                     "Game over. Winners: {winners}. Losers: {losers}.",
                     winners=winners,
                     losers=losers,

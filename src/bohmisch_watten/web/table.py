@@ -596,6 +596,8 @@ def offered_card(view: PlayerView, legal: Sequence[Action]) -> str | None:
 
     ``legal`` is ``view.legal_actions()``, computed once per frame (it is not free).
     """
+    if view.phase is not Phase.CUT:  # R12: only the ritual offers a Critical
+        return None
     if TakeCritical() not in legal and LeaveCritical() not in legal:
         return None
     card: Card | None = view.cut_looks[-1].card
@@ -609,6 +611,8 @@ def exchange_options(view: PlayerView, legal: Sequence[Action]) -> dict[str, Any
     give when taking the trump card (dealer only, R19), None without that option.
     ``legal`` is ``view.legal_actions()``.
     """
+    if view.phase is not Phase.EXCHANGE:  # R18: exchanges are decided in that phase only
+        return None
     exchanges = [a for a in legal if isinstance(a, Exchange)]
     if not exchanges:
         return None
