@@ -13,19 +13,24 @@ from hypothesis import strategies as st
 
 from bohmisch_watten import (
     FormatError,
+    GameState,
     IllegalActionError,
     LeaveCritical,
     Phase,
+    PlayCard,
     Rules,
     TakeCritical,
     load_record,
     replay,
 )
+from bohmisch_watten.events import describe
 from bohmisch_watten.rules import rules_from_text
 from bohmisch_watten.web import Table, TableError
 from bohmisch_watten.web._frames import encode
-from bohmisch_watten.web._narrate import narrate
-from bohmisch_watten.web._story import RECENT
+from bohmisch_watten.web._i18n import LANGUAGES
+from bohmisch_watten.web._narrate import narrate, narrate_events
+from bohmisch_watten.web._public import SPECTATOR, public_events
+from bohmisch_watten.web._story import KEPT, RECENT
 
 from game_strategies import policy
 from knowledge import cards_in, known_cards
@@ -379,3 +384,83 @@ def test_encode_writes_what_json_dumps_writes() -> None:
         assert encode(public) == json.dumps(public, separators=(",", ":"))
     with pytest.raises(TypeError, match="not JSON serializable"):
         encode({"a": object()})
+
+
+def _long_table(seed: int, entries: int, players: int = 3) -> tuple[Table, list[GameState]]:
+    """A table driven past ``entries`` journal entries across games, with the state
+    after every entry as it was made."""
+    rng = random.Random(seed)
+    table = Table(players=players, humans=2, seed=seed, rules=rules_from_text("start_score=6"))
+    states = [table.state]
+    while table.version < entries:
+        if table.state.is_terminal:
+            table.new_game(table.host)
+        elif table.version == 300 and table.seats[1].is_human:
+            table.hand_to_bot(1, "random")
+        elif table.version > 420 and not table.seats[1].is_human:
+            table.hand_back(1)
+        else:
+            drive(table, rng, 1)
+        while len(states) <= table.version:
+            states.append(table.state)
+    return table, states
+
+
+def test_a_long_table_keeps_a_bounded_story_and_trail() -> None:
+    """Many games at one table: the story and the trail keep the last entries only,
+    yet every state and every missed entry is still given exactly (older ones replayed
+    from the start and the journal)."""
+    table, states = _long_table(5, 2 * KEPT + 300)
+    table.frame(0)  # seat 0 is told everything; seat 2 (a bot) and spectators nothing
+    assert len(table.story._entries) <= KEPT + 256
+    assert len(table.trail(table.version - KEPT)) == KEPT
+    for version in (0, 1, 17, KEPT, table.version - KEPT - 1, table.version - 3, table.version):
+        assert (
+            table.state_at(version) is states[version]
+            or table.state_at(version) == (states[version])
+        )
+    replayed = table.trail(0)  # past the kept entries: replayed, the same states
+    assert [after for _, _, after in replayed] == states[1:]
+    for seat in (0, 2, None):
+        for since in (0, table.version - KEPT - 10, table.version - RECENT - 1):
+            assert table.missed(seat, since) == table.described(seat, since)
+    with pytest.raises(ValueError, match="version must be from 0"):
+        table.state_at(table.version + 1)
+
+
+def test_observers_told_after_the_dropped_entries_show_what_they_would_have() -> None:
+    """A bot's seat and the spectators, never read while hundreds of entries were
+    dropped, show the same logs, events and frames as a table that told them at once
+    (the kept entries hold enough lines, events and a move)."""
+    eager, _ = _long_table(8, 3 * KEPT)
+    lazy = Table.restore(eager.seats, str(eager.start.position), [], seed=8)
+    for number, entry in enumerate(eager.journal):
+        lazy.replay(entry)
+        if number % 500 == 0:
+            lazy.frame(0)  # seat 0 now and then; the others only at the end
+    assert lazy.story._first > 0  # entries were dropped before seat 2 was ever told
+    for seat in range(len(eager.seats)):
+        assert lazy.frame(seat) == eager.frame(seat)
+    assert lazy.public_frame() == eager.public_frame()
+    assert [list(log) for log in lazy.logs] == [list(log) for log in eager.logs]
+    assert list(lazy.public_log) == list(eager.public_log)
+
+
+def test_a_card_played_is_a_line_for_every_observer() -> None:
+    """What the story counts on to drop entries: every card played is told to every
+    seat and to the spectators as a line, in every language."""
+    table, _ = _long_table(11, 400, players=4)
+    checked = 0
+    for before, action, after in table.trail(0):
+        if not isinstance(action, PlayCard):
+            continue
+        names = [f"P{s}" for s in range(4)]
+        for observer in (*range(4), SPECTATOR):
+            for lang in LANGUAGES:
+                if observer == SPECTATOR:
+                    events = public_events(describe(before, action, after, 0))
+                else:
+                    events = describe(before, action, after, observer)
+                assert narrate_events(events, before, observer, names, lang=lang)
+                checked += 1
+    assert checked > 1000

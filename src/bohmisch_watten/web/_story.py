@@ -10,6 +10,13 @@ seats' names then, or the notice) and tells it to an observer only when that
 observer's log or events are read, in the entries' order: the lines and events are
 the same as if they had been told at once.
 
+A table lives for many games, so the story keeps only the last :data:`KEPT` entries.
+An observer that was not told the older ones (a bot's seat, spectators nobody is
+watching) skips them: that changes nothing it will ever show, because what it shows
+is made of the last :data:`LOG_LINES` lines, the last :data:`RECENT` entries' events
+and the last move's, and the entries kept are checked to hold at least that many
+(a card played or a notice is a line for every observer, a move sets the events).
+
 A frame carries an observer's whole log in every language, and a socket that skipped
 versions gets the events of each entry it missed.  So a line is also kept as its JSON
 text, encoded once when told (:meth:`Story.log_text`), and the events of the last
@@ -25,7 +32,7 @@ from typing import Any, Final
 
 import attrs
 
-from ..actions import Action
+from ..actions import Action, PlayCard
 from ..events import describe, to_dicts
 from ..state import GameState
 from ._frames import encode
@@ -33,12 +40,16 @@ from ._i18n import DEFAULT, LANGUAGES, gettext
 from ._narrate import narrate_events
 from ._public import SPECTATOR, public_events
 
-__all__ = ["LOG_LINES", "RECENT", "Story"]
+__all__ = ["KEPT", "LOG_LINES", "RECENT", "Story"]
 
 LOG_LINES: Final = 40
 """How many log lines each seat keeps (older lines drop off)."""
 RECENT: Final = 128
 """How many entries' events each observer keeps for :meth:`Story.missed`."""
+KEPT: Final = 512
+"""How many journal entries a story keeps to tell (at least :data:`RECENT`)."""
+_TRIM_EVERY: Final = 256
+"""Entries are dropped in batches of this many, once more than :data:`KEPT` are held."""
 
 
 @attrs.frozen
@@ -85,8 +96,11 @@ class Story:
         """Per observer, the events of each of its last told entries (a notice's: one
         event of type ``table``)."""
         self._entries: list[_Move | _Notice] = []
+        """The last entries (at most :data:`KEPT` + :data:`_TRIM_EVERY`)."""
+        self._first = 0
+        """The journal number of ``_entries[0]``: the entries before it were dropped."""
         self._told = [0] * observers
-        """Per observer, how many entries it was told."""
+        """Per observer, how many entries of :attr:`_entries` it was told."""
 
     # ---------------------------------------------------------------- writing
 
@@ -95,11 +109,37 @@ class Story:
     ) -> None:
         """A move was made; ``names`` are the seats' names now."""
         self._entries.append(_Move(before, action, after, tuple(names)))
+        self._trim()
 
     def notice(self, message: str, fields: Mapping[str, object], *, new_game: bool = False) -> None:
         """A table notice: ``message`` (an id of the catalogs, its ``fields`` filled in)
         for every observer."""
         self._entries.append(_Notice(message, tuple(fields.items()), new_game))
+        self._trim()
+
+    def _trim(self) -> None:
+        """Drop the entries before the last :data:`KEPT` when no observer needs them.
+
+        An observer not told them yet skips them, which is exact only if the kept
+        entries alone make the same logs and events: they must hold at least
+        :data:`LOG_LINES` lines for every observer (a card played and a notice are one
+        line each for everyone, other moves are not counted), :data:`RECENT` entries
+        and a move (or a new game) for the last events.  Otherwise all are kept.
+        """
+        entries = self._entries
+        if len(entries) < KEPT + _TRIM_EVERY:
+            return
+        cut = len(entries) - KEPT
+        kept = entries[cut:]
+        lines = sum(
+            1 for entry in kept if isinstance(entry, _Notice) or isinstance(entry.action, PlayCard)
+        )
+        moved = any(isinstance(entry, _Move) or entry.new_game for entry in kept)
+        if lines < LOG_LINES or not moved:  # pragma: no cover - no game of 512 such entries
+            return
+        self._told = [max(0, told - cut) for told in self._told]
+        del entries[:cut]
+        self._first += cut
 
     # ---------------------------------------------------------------- reading
 
@@ -143,10 +183,10 @@ class Story:
         index = self._index(seat)
         self._tell(index)
         recent = self._recent[index]
-        first = len(self._entries) - len(recent)
+        first = self._first + len(self._entries) - len(recent)
         if since < first:
             return None
-        return [recent[number - first] for number in range(since, len(self._entries))]
+        return [recent[number - first] for number in range(since, self._first + len(self._entries))]
 
     def events(self, seat: int | None) -> list[dict[str, Any]]:
         """The last move's events as ``seat`` (None: a spectator) saw them, as JSON data;

@@ -48,6 +48,7 @@ from ..rules import rules_from_text
 from ._collect import ScheduledCollection
 from ._i18n import localized_html
 from ._page import render_lobby, render_page
+from ._story import KEPT
 from ._wire import MAX_MESSAGE_CHARS, foreign_origin
 from .app import Hub, encode
 from .storage import Conflict, Storage, StoredSeat, StoredTable
@@ -68,8 +69,9 @@ _HEADERS: Final = {
 _MAX_BODY: Final = 4096
 """The longest ``POST /api/tables`` body read."""
 _MAX_NAME: Final = 30
-_MISSED_LIMIT: Final = 2000
-"""A client further behind than this gets the current frame only."""
+_MISSED_LIMIT: Final = KEPT
+"""A client further behind than this gets the current frame only (the table keeps the
+states of that many entries to describe them, :meth:`Table.trail`)."""
 
 
 @attrs.frozen

@@ -35,7 +35,7 @@ from ._players import check as check_player
 from ._players import choose as choose_move
 from ._players import hint as hint_move
 from ._public import public_events, public_view
-from ._story import LOG_LINES, Story
+from ._story import KEPT, LOG_LINES, Story
 
 __all__ = ["LOG_LINES", "MAX_ACTION_CHARS", "NEW_GAME", "Seat", "Table", "TableError", "hash_token"]
 
@@ -185,9 +185,10 @@ class Table:
         starting with ``!`` (:data:`NEW_GAME`, a seat handed to a bot)."""
         self.frames = FrameWriter()
         """The pieces of :meth:`frame_text` that outlive a move."""
-        self.trail: list[tuple[GameState, Action | None, GameState]] = []
-        """Per journal entry, the state before it, its action (None for a ``!`` entry)
-        and the state after it: what a reconnecting client missed is read from here."""
+        self._trail: deque[tuple[GameState, Action | None, GameState]] = deque(maxlen=KEPT)
+        """Per journal entry of the last :data:`~._story.KEPT`, the state before it, its
+        action (None for a ``!`` entry) and the state after it: what a reconnecting
+        client missed is read from here (older entries are replayed, :meth:`trail`)."""
 
     @classmethod
     def restore(
@@ -307,7 +308,52 @@ class Table:
 
     def _record(self, entry: str, action: Action | None, before: GameState | None = None) -> None:
         self.journal.append(entry)
-        self.trail.append((before or self.state, action, self.state))
+        self._trail.append((before or self.state, action, self.state))
+
+    def _successor(self, state: GameState, entry: str) -> tuple[Action | None, GameState]:
+        """The action of journal ``entry`` (None for a ``!`` entry) and the state after
+        it, from ``state`` before it: the states :meth:`replay` goes through."""
+        if entry == NEW_GAME:
+            return None, self._next_game_state(state)
+        if entry.startswith((_BOT_PREFIX, _HUMAN_PREFIX)):
+            return None, state
+        action = parse_action(entry)
+        return action, state.apply(action)
+
+    def _next_game_state(self, state: GameState) -> GameState:
+        """The start of the game after ``state`` (R5: a finished game's winner deals)."""
+        if state.is_terminal:
+            return next_game(state)
+        return new_game(len(self.seats), rules=self.rules, dealer=self.dealer)
+
+    def trail(self, since: int = 0) -> list[tuple[GameState, Action | None, GameState]]:
+        """Per journal entry from number ``since`` on: the state before it, its action
+        (None for a ``!`` entry) and the state after it.
+
+        The last :data:`~._story.KEPT` are kept; older ones are replayed from
+        :attr:`start` and the journal (exact, and slower: a table lives for many games).
+        """
+        since = max(since, 0)
+        kept = self._trail
+        first = len(self.journal) - len(kept)
+        if since >= first:
+            return list(kept)[since - first :]
+        out: list[tuple[GameState, Action | None, GameState]] = []
+        state = self.start
+        for number, entry in enumerate(self.journal):
+            action, after = self._successor(state, entry)
+            if number >= since:
+                out.append((state, action, after))
+            state = after
+        return out
+
+    def state_at(self, version: int) -> GameState:
+        """The state after the first ``version`` journal entries (:attr:`start` at 0)."""
+        if not 0 <= version <= len(self.journal):
+            raise ValueError(f"version must be from 0 to {len(self.journal)}, got {version}")
+        if version == 0:
+            return self.start
+        return self.trail(version - 1)[0][2]
 
     # ------------------------------------------------------------------ seats
 
@@ -424,10 +470,7 @@ class Table:
         if seat != self.host:
             raise TableError("only the host (the first player's link) can start a new game")
         before = self.state
-        if self.state.is_terminal:
-            self.state = next_game(self.state)
-        else:
-            self.state = new_game(len(self.seats), rules=self.rules, dealer=self.dealer)
+        self.state = self._next_game_state(before)
         self.game_number += 1
         self.story.notice("Game {number} begins.", {"number": self.game_number}, new_game=True)
         self._record(NEW_GAME, None, before)
@@ -566,7 +609,7 @@ class Table:
         spectator); a ``!`` entry is one event of type ``table``.
 
         The events of recent entries are the ones the seat's log was told from
-        (:meth:`Story.missed`); older ones are described again from :attr:`trail`.
+        (:meth:`Story.missed`); older ones are described again from :meth:`trail`.
         """
         kept = self.story.missed(seat, max(since, 0))
         if kept is not None:
@@ -574,9 +617,9 @@ class Table:
         return self.described(seat, since)
 
     def described(self, seat: int | None, since: int) -> list[list[dict[str, Any]]]:
-        """:meth:`missed`, every entry described again from :attr:`trail` (the reference)."""
+        """:meth:`missed`, every entry described again from :meth:`trail` (the reference)."""
         out: list[list[dict[str, Any]]] = []
-        for before, action, after in self.trail[max(since, 0) :]:
+        for before, action, after in self.trail(since):
             if action is None:
                 out.append([{"type": "table"}])
             elif seat is None:
