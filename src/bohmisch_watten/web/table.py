@@ -1,5 +1,8 @@
 """One game at a web table: seats, links, bots and the log, with no web code in it.
 
+One job in one file, although it is long: a table's state, its journal and what each
+seat is shown of it (the frames) change together, move by move.
+
 The :class:`Table` holds the only :class:`~bohmisch_watten.GameState`; everything it
 hands out for a seat (:meth:`Table.frame`) is built from that seat's
 :class:`~bohmisch_watten.views.PlayerView` and that seat's log, so a bug in a page can
@@ -47,9 +50,9 @@ _BOT_PREFIX: Final = "!bot "
 """The journal entry that hands a seat to a bot: ``!bot SEAT KIND``."""
 _QUICK_BOTS: Final = frozenset({"random", "heuristic"})
 _HUMAN_PREFIX: Final = "!human "
+"""The journal entry that gives such a seat back to its person: ``!human SEAT``."""
 _JSON_BOOLS: Final = ("false", "true")
 """A bool as JSON, by ``int(value)``: a frame is written field by field."""
-"""The journal entry that gives such a seat back to its person: ``!human SEAT``."""
 
 
 def hash_token(token: str) -> str:
