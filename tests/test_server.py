@@ -239,7 +239,9 @@ def test_a_restarted_server_resumes_every_table(db: str) -> None:
             assert frame["version"] >= kept
             play(server, first, {0: ws}, random.Random(3))
         assert server.hubs[first].table.state.is_terminal
-        assert server.storage.journal(first) == server.hubs[first].table.journal
+        hub = server.hubs[first]
+        wait_for(lambda: hub.committed == hub.table.version)  # the last move's commit
+        assert server.storage.journal(first) == hub.table.journal
 
 
 def test_a_restored_table_has_the_same_logs(db: str) -> None:
@@ -425,13 +427,13 @@ def test_a_person_away_too_long_is_replaced_by_a_bot_until_back(db: str) -> None
         with client.websocket_connect(f"/ws/{host}") as ws:
             receive(ws)
             hub = server.hubs[table]
-            wait_for(lambda: hub.table.seats[1].kind == "random", 10)
-            assert "!bot 1 random" in server.storage.journal(table)
+            wait_for(lambda: "!bot 1 random" in server.storage.journal(table), 10)
+            assert hub.table.seats[1].kind == "random"
             play(server, table, {0: ws}, random.Random(6), moves=3)
         with client.websocket_connect(f"/ws/{guest}") as ws:
-            wait_for(lambda: hub.table.seats[1].is_human)
+            wait_for(lambda: "!human 1" in server.storage.journal(table))
+            assert hub.table.seats[1].is_human
             assert receive(ws)["type"] == "state"
-            assert "!human 1" in server.storage.journal(table)
     with serving(db) as (client, server):  # the journal replays the hand-overs
         assert server.hubs[table].table.journal == hub.table.journal
 
@@ -502,13 +504,13 @@ def test_a_database_failure_loses_the_move_never_the_server(
         seat = hub.table.state.current_player
         assert seat in (0, 1)
         broken = {"calls": 0}
-        real = server.storage.append
+        real = server.storage.append_many  # what the server's journal writer calls
 
         def failing(*args: Any) -> None:
             broken["calls"] += 1
             raise OSError("disk full")
 
-        monkeypatch.setattr(server.storage, "append", failing)
+        monkeypatch.setattr(server.storage, "append_many", failing)
         with client.websocket_connect(f"/ws/{answer['seats'][seat]['token']}") as ws:
             frame = my_turn(ws, server, table)
             ws.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
@@ -516,7 +518,7 @@ def test_a_database_failure_loses_the_move_never_the_server(
             assert broken["calls"] == 1
             assert after["version"] == frame["version"]
             assert hub.table.version == frame["version"] == len(real.__self__.journal(table))  # type: ignore[attr-defined]
-            monkeypatch.setattr(server.storage, "append", real)
+            monkeypatch.setattr(server.storage, "append_many", real)
             ws.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
             assert receive(ws)["version"] == frame["version"] + 1
 
@@ -554,14 +556,14 @@ def test_moves_made_at_once_are_committed_together_and_every_one_is_told(
     entry's events as its seat saw them, so every version is told, and nothing its seat
     may not know.  Without it (the default) every version has a ``state`` frame."""
     with serving(db, group_moves=group) as (client, server):
-        appended: list[int] = []
-        append = server.storage.append
+        appended: list[int] = []  # the rows of each move's commit
+        append_many = server.storage.append_many  # what the journal writer calls
 
-        def counting(table_id: int, seq: int, entries: Any) -> None:
-            appended.append(len(entries))
-            append(table_id, seq, entries)
+        def counting(groups: Any) -> list[Exception | None]:
+            appended.extend(len(entries) for _, _, entries in groups)
+            return append_many(groups)
 
-        monkeypatch.setattr(server.storage, "append", counting)
+        monkeypatch.setattr(server.storage, "append_many", counting)
         answer = create(client, players=4, humans=2, bots=["random", "random"])
         table = answer["table"]
         tokens = [s["token"] for s in answer["seats"]]

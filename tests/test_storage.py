@@ -118,6 +118,28 @@ def test_the_journal_is_append_only_and_ordered(storage: Storage) -> None:
     assert storage.journal(other) == ["fold", *many]
 
 
+def test_many_tables_are_appended_at_once_and_a_conflict_loses_no_other(
+    storage: Storage,
+) -> None:
+    a, b, c = (storage.create_table(START, 0.0, seats()) for _ in range(3))
+    storage.append(b, 0, ["shuffle A"])
+    results = storage.append_many([(a, 0, ["shuffle A", "take"]), (b, 0, ["shuffle B"])])
+    assert results[0] is None
+    assert isinstance(results[1], Conflict)  # row 0 of b exists: b is not written
+    assert storage.journal(a) == ["shuffle A", "take"]  # a is, all the same
+    assert storage.journal(b) == ["shuffle A"]
+    assert storage.append_many([(a, 2, ["fold"]), (c, 0, ["shuffle C"]), (b, 1, ["leave"])]) == [
+        None,
+        None,
+        None,
+    ]
+    assert [storage.journal(t) for t in (a, b, c)] == [
+        ["shuffle A", "take", "fold"],
+        ["shuffle A", "leave"],
+        ["shuffle C"],
+    ]
+
+
 def test_finished_tables_and_counts(storage: Storage) -> None:
     a = storage.create_table(START, 0.0, seats())
     b = storage.create_table(START, 0.0, seats())

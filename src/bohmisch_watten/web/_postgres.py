@@ -19,7 +19,7 @@ from typing import Any, Final
 import psycopg
 from psycopg import errors
 
-from .storage import SCHEMA_VERSION, Conflict, StoredSeat, StoredTable
+from .storage import SCHEMA_VERSION, Conflict, Group, StoredSeat, StoredTable, append_each
 
 __all__ = ["CHANNEL", "MIGRATIONS", "PostgresStorage"]
 
@@ -165,6 +165,10 @@ class PostgresStorage:
                 )
         except errors.UniqueViolation:
             raise Conflict(f"table {table_id} has a row {seq} already") from None
+
+    def append_many(self, groups: Sequence[Group]) -> list[Exception | None]:
+        # Each its own transaction: a conflict is normal here (several processes).
+        return append_each(self, groups)
 
     def journal(self, table_id: int, since: int = 0) -> list[str]:
         rows = self._rows(

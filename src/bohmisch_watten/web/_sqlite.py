@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from .storage import SCHEMA_VERSION, Conflict, StoredSeat, StoredTable
+from .storage import SCHEMA_VERSION, Conflict, Group, StoredSeat, StoredTable, append_each
 
 __all__ = ["MIGRATIONS", "SqliteStorage"]
 
@@ -184,6 +184,31 @@ class SqliteStorage:
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+
+    def append_many(self, groups: Sequence[Group]) -> list[Exception | None]:
+        """Every group in one transaction (one commit, one write of the shared pages);
+        if one of them conflicts, each group on its own, so the others are kept."""
+        now = time.time()
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(
+                    "INSERT INTO watten_journal VALUES (?, ?, ?, ?)",
+                    [
+                        (table_id, seq + i, entry, now)
+                        for table_id, seq, entries in groups
+                        for i, entry in enumerate(entries)
+                    ],
+                )
+                db.execute("COMMIT")
+                return [None] * len(groups)
+            except sqlite3.IntegrityError:
+                db.execute("ROLLBACK")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return append_each(self, groups)
 
     def journal(self, table_id: int, since: int = 0) -> list[str]:
         with self._lock:

@@ -50,6 +50,7 @@ from ._i18n import localized_html
 from ._page import render_lobby, render_page
 from ._story import KEPT
 from ._wire import MAX_MESSAGE_CHARS, foreign_origin
+from ._writer import JournalWriter
 from .app import Hub, encode
 from .storage import Conflict, Storage, StoredSeat, StoredTable
 from .table import Seat, Table, hash_token
@@ -129,6 +130,8 @@ class TableHub(Hub):
         self.finished = table.state.is_terminal
         self.watchers: set[WebSocket] = set()
         self.away_since: dict[int, float] = dict.fromkeys(self.sockets, time.monotonic())
+        self._writing: asyncio.Future[None] | None = None
+        """The journal write under way, if any (:meth:`commit`)."""
 
     @property
     def connections(self) -> int:
@@ -142,21 +145,20 @@ class TableHub(Hub):
 
     async def commit(self) -> None:
         """Write the journal entries not yet stored; on a conflict (another process
-        moved first) or a database error, read the table back from the database."""
+        moved first) or a database error, read the table back from the database.
+
+        The write runs to its end even if the caller is cancelled (a socket's handler
+        when its client goes away): :attr:`committed` must count what is stored, and
+        the next commit waits for a write still under way.
+        """
+        writing = self._writing
+        if writing is not None and not writing.done():
+            await asyncio.shield(writing)
         new = self.table.journal[self.committed :]
         storage = self.server.storage
         if new:
-            try:
-                if storage.local:
-                    storage.append(self.table_id, self.committed, new)
-                else:
-                    await asyncio.to_thread(storage.append, self.table_id, self.committed, new)
-                self.committed += len(new)
-            except Conflict:
-                await self.reload()
-            except Exception:
-                _log.exception("table %s: storing a move failed; reading it back", self.table_id)
-                await self.reload()
+            self._writing = writing = asyncio.ensure_future(self._write(new))
+            await asyncio.shield(writing)
         finished = self.table.state.is_terminal
         if finished != self.finished:
             self.finished = finished
@@ -167,6 +169,22 @@ class TableHub(Hub):
                     await asyncio.to_thread(storage.set_finished, self.table_id, finished)
             except Exception:  # only the lobby's listing depends on it
                 _log.exception("table %s: storing that the game is over failed", self.table_id)
+
+    async def _write(self, new: list[str]) -> None:
+        storage, writer = self.server.storage, self.server.writer
+        try:
+            if writer is not None:
+                await writer.append(self.table_id, self.committed, new)
+            elif storage.local:
+                storage.append(self.table_id, self.committed, new)
+            else:
+                await asyncio.to_thread(storage.append, self.table_id, self.committed, new)
+            self.committed += len(new)
+        except Conflict:
+            await self.reload()
+        except Exception:
+            _log.exception("table %s: storing a move failed; reading it back", self.table_id)
+            await self.reload()
 
     async def reload(self) -> None:
         """Rebuild the table from the database (what it stored is the truth)."""
@@ -349,6 +367,9 @@ class GameServer:
     ) -> None:
         self.storage = storage
         self.collector = None if collect_every is None else ScheduledCollection(collect_every)
+        self.writer: JournalWriter | None = None
+        """Commits the moves of a local database on a thread of its own, while the
+        server runs (:mod:`~._writer`)."""
         self.limits = limits or Limits()
         self.delay = delay
         self.group_moves = group_moves
@@ -430,6 +451,8 @@ class GameServer:
         """Resume every unfinished table (bots carry on) and listen to other processes."""
         self.loop = asyncio.get_running_loop()
         await self.load()
+        if self.storage.local:
+            self.writer = JournalWriter(self.storage, self.loop)
         if self.collector is not None:  # after loading: the loaded tables are frozen too
             self.collector.start()
             self._spawn(self.collector.run())
@@ -470,6 +493,9 @@ class GameServer:
                 hub.runner.cancel()
         if self.collector is not None:
             self.collector.stop()
+        writer, self.writer = self.writer, None
+        if writer is not None:
+            await asyncio.to_thread(writer.close)
         await asyncio.to_thread(self.storage.close)
 
     # ------------------------------------------------------------------- HTTP

@@ -18,16 +18,18 @@ schema carries its version and is migrated when a storage is opened.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeAlias
 
 import attrs
 
 __all__ = [
     "SCHEMA_VERSION",
     "Conflict",
+    "Group",
     "Storage",
     "StoredSeat",
     "StoredTable",
+    "append_each",
     "open_storage",
 ]
 
@@ -64,6 +66,22 @@ class StoredTable:
     finished: bool = False
 
 
+Group: TypeAlias = tuple[int, int, Sequence[str]]
+"""The rows of one :meth:`Storage.append`: table id, first sequence number, entries."""
+
+
+def append_each(storage: Storage, groups: Sequence[Group]) -> list[Exception | None]:
+    """:meth:`Storage.append_many` as one transaction per group."""
+    out: list[Exception | None] = []
+    for table_id, seq, entries in groups:
+        try:
+            storage.append(table_id, seq, entries)
+            out.append(None)
+        except Exception as error:  # given to that group's waiter, not to the others
+            out.append(error)
+    return out
+
+
 class Storage(Protocol):
     """What the server needs of a database; every method is blocking (the server calls
     them from worker threads, or directly when :attr:`local` says they are quick) and
@@ -96,6 +114,12 @@ class Storage(Protocol):
         Raises:
             Conflict: if row ``seq`` exists already (nothing is written).
         """
+        ...
+
+    def append_many(self, groups: Sequence[Group]) -> list[Exception | None]:
+        """:meth:`append` for each ``(table_id, seq, entries)`` group, in as few
+        transactions as the backend can; per group, None or what its append raised
+        (:class:`Conflict`), and a group that fails never loses another one."""
         ...
 
     def journal(self, table_id: int, since: int = 0) -> list[str]:
