@@ -144,21 +144,24 @@ class TableHub(Hub):
         await self.send_frames()
 
     async def commit(self) -> None:
-        """Write the journal entries not yet stored; on a conflict (another process
-        moved first) or a database error, read the table back from the database.
+        """Write the journal entries not yet stored, and whether the game is over; on a
+        conflict (another process moved first) or a database error, read the table
+        back from the database.
 
-        The write runs to its end even if the caller is cancelled (a socket's handler
+        The work runs to its end even if the caller is cancelled (a socket's handler
         when its client goes away): :attr:`committed` must count what is stored, and
-        the next commit waits for a write still under way.
+        the next commit starts after it.
         """
-        writing = self._writing
-        if writing is not None and not writing.done():
-            await asyncio.shield(writing)
+        self._writing = writing = asyncio.ensure_future(self._store(self._writing))
+        await asyncio.shield(writing)
+
+    async def _store(self, previous: asyncio.Future[None] | None) -> None:
+        if previous is not None and not previous.done():
+            await previous  # the commit before this one, still under way
         new = self.table.journal[self.committed :]
-        storage = self.server.storage
         if new:
-            self._writing = writing = asyncio.ensure_future(self._write(new))
-            await asyncio.shield(writing)
+            await self._write(new)
+        storage = self.server.storage
         finished = self.table.state.is_terminal
         if finished != self.finished:
             self.finished = finished
