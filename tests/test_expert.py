@@ -5,7 +5,9 @@ from __future__ import annotations
 import math
 import pickle
 import random
+import statistics
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +25,7 @@ from bohmisch_watten.bots import (
 )
 from bohmisch_watten.bots._race import RaceValue
 from bohmisch_watten.bots.expert import GAME_BONUS
-from bohmisch_watten.bots.policy import choose_play
+from bohmisch_watten.bots.policy import choose_play, rank_exchanges
 from bohmisch_watten.cards import DECK, Suit
 from bohmisch_watten.solver import solve
 from bohmisch_watten.tables import bits
@@ -221,6 +223,53 @@ def test_the_fold_bonus_tilts_the_fold() -> None:
         )
 
 
+def test_confident_compares_world_by_world() -> None:
+    """A gain in every world is sure however small; a mean gain that noise could make
+    is not; a loss never is."""
+    steady = [[0.0, 0.1], [1.0, 1.1], [-2.0, -1.9]]  # +0.1 in each world
+    assert expert.confident(steady, 1, 0, 3.0)
+    noisy = [[0.0, 2.0], [0.0, -1.9], [0.0, 2.0], [0.0, -1.9]]  # mean +0.05, spread 2
+    assert not expert.confident(noisy, 1, 0, 1.0)
+    assert expert.confident(noisy, 1, 0, 0.01)
+    assert not expert.confident(steady, 0, 1, 0.0)  # column 0 loses in every world
+    assert expert.confident([[1.0, 3.0]], 1, 0, 5.0)  # one world: a gain is enough
+
+
+@pytest.mark.rule("R18", "R19", "R21")
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_searched_exchange_must_be_sure_to_replace_the_heuristics(players: int) -> None:
+    """The choice follows the rule of ``exchange_confidence`` over the same worlds: the
+    searched best exchange only when it gains a standard error (world by world) over
+    the heuristic's first choice, the fold against the exchange chosen."""
+    bot = ExpertBot(samples=4, exchange_samples=12, proposals=2, max_candidates=4)
+    overruled = kept = 0
+    for seed in range(12):
+        view = view_of(decision_state(seed, Phase.EXCHANGE, players, fold=seed % 2 == 1))
+        candidates, rows = bot.world_rows(view, random.Random(seed))
+        assert (
+            candidates[0] == rank_exchanges(view.hand, view.legal_actions(), view.trump_card)[0][0]
+        )
+        means = [sum(column) / len(rows) for column in zip(*rows, strict=True)]
+        plays = [i for i, a in enumerate(candidates) if a != Fold()]
+        best = max(plays, key=means.__getitem__)
+        if best != 0:
+            gains = [row[best] - row[0] for row in rows]
+            sure = statistics.mean(gains) >= statistics.stdev(gains) / math.sqrt(len(gains))
+            overruled += sure
+            kept += not sure
+            best = best if sure else 0
+        folds = [i for i, a in enumerate(candidates) if a == Fold()]
+        expected = candidates[best]
+        if folds and means[folds[0]] + bot.fold_bonus > means[best]:
+            expected = Fold()
+        assert bot.choose(view, random.Random(seed)) == expected
+        plain = attrs.evolve(bot, exchange_confidence=0, fold_bonus=0)
+        assert (
+            plain.choose(view, random.Random(seed)) == plain.hint(view, random.Random(seed))[0][0]
+        )
+    assert kept  # the rule changed some choice on these views
+
+
 def test_cut_takes_the_critical() -> None:
     view = view_of(decision_state(1, Phase.CUT))
     hint = FAST.hint(view)
@@ -305,6 +354,8 @@ def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> N
         ({"fold_bonus": 11}, ValueError, "fold_bonus"),
         ({"rollout_weight": 1.5}, ValueError, "rollout_weight"),
         ({"rollout_weight": "half"}, TypeError, "rollout_weight"),
+        ({"exchange_confidence": -0.5}, ValueError, "exchange_confidence"),
+        ({"exchange_confidence": "1"}, TypeError, "exchange_confidence"),
     ],
 )
 def test_budget_validators_name_the_field(

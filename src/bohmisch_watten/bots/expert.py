@@ -38,6 +38,7 @@ opt-in wall-clock alternative.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
     from ..state import GameState
     from ..views import PlayerView
 
-__all__ = ["GAME_BONUS", "ExpertBot"]
+__all__ = ["GAME_BONUS", "ExpertBot", "confident"]
 
 GAME_BONUS: Final = 10.0
 """Value of reaching the goal and ending the game, in points of score (R31, R34)."""
@@ -101,6 +102,40 @@ def _points_value(instance: object, attribute: attrs.Attribute[float], value: ob
         raise TypeError(f"ExpertBot.{attribute.name} must be a number, got {value!r:.20}")
     if not -10 <= value <= 10:
         raise ValueError(f"ExpertBot.{attribute.name} must be from -10 to 10, got {value}")
+
+
+def _confidence(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"ExpertBot.{attribute.name} must be a number, got {value!r:.20}")
+    if not 0 <= value <= 10:
+        raise ValueError(f"ExpertBot.{attribute.name} must be from 0 to 10, got {value}")
+
+
+def _means(rows: Sequence[Sequence[float]], width: int) -> list[float]:
+    """The mean of each column of ``rows`` (one row per world)."""
+    totals = [0.0] * width
+    for row in rows:
+        for i, value in enumerate(row):
+            totals[i] += value
+    return [total / len(rows) for total in totals]
+
+
+def confident(rows: Sequence[Sequence[float]], best: int, base: int, margin: float) -> bool:
+    """Whether column ``best`` beats column ``base`` by at least ``margin`` standard errors.
+
+    The difference is taken world by world (both were valued in the same worlds): its
+    mean must be positive and at least ``margin`` times its standard error.  With one
+    world there is no standard error, and a positive difference is enough.
+    """
+    differences = [row[best] - row[base] for row in rows]
+    count = len(differences)
+    mean = sum(differences) / count
+    if mean <= 0:
+        return False
+    if count < 2:
+        return True
+    spread = sum((d - mean) ** 2 for d in differences) / (count - 1)
+    return mean >= margin * math.sqrt(spread / count)
 
 
 def _to_flag(value: object) -> object:
@@ -156,6 +191,10 @@ class ExpertBot:
             :meth:`hint`): positive folds more often.  The worlds are seen with all
             cards, so a played hand looks better than it is (PIMC's optimism) while a
             fold's own points are exactly 0 (R29).
+        exchange_confidence: how many standard errors (of the world-by-world
+            difference) the searched best exchange must gain over the heuristic's first
+            choice to be made instead of it; 0 makes the searched best as it is.  The
+            fold is then weighed against the exchange chosen.
         race: whether a deal's result is valued by the race model (the change of the
             bot's chance to win the game, in points of the current position, every
             seat's result counted) or by the bot's own points toward zero plus
@@ -175,6 +214,7 @@ class ExpertBot:
     fold_bonus: float = attrs.field(default=0.6, validator=_points_value)
     race: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
     evidence: float = attrs.field(default=0.5, validator=_weight)
+    exchange_confidence: float = attrs.field(default=1.0, validator=_confidence)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -185,10 +225,34 @@ class ExpertBot:
             return legal[0]
         if view.phase is Phase.CUT:
             return decide(view.phase, legal, view.hand, view.trick, view.trump_card)
-        ranked = self.search(view, rng)
-        if self.fold_bonus:
-            ranked.sort(key=lambda item: -(item[1] + self.fold_bonus * isinstance(item[0], Fold)))
-        return ranked[0][0]
+        candidates, rows = self.world_rows(view, rng)
+        means = _means(rows, len(candidates))
+        if view.phase is Phase.PLAY:  # the first best: ties go to the heuristic's card
+            return candidates[max(range(len(candidates)), key=means.__getitem__)]
+        return candidates[self._pick_exchange(candidates, rows, means)]
+
+    def _pick_exchange(
+        self, candidates: Sequence[Action], rows: Sequence[Sequence[float]], means: list[float]
+    ) -> int:
+        """The index of the exchange or fold to make (R18–R21).
+
+        The searched best exchange replaces the heuristic's first choice (the first
+        candidate) only when it gains at least ``exchange_confidence`` standard errors
+        of the world-by-world difference: the best of several noisy means is the one
+        whose noise flattered it most (the winner's curse), and the heuristic's order
+        is a good prior.  The fold is then weighed against the exchange chosen, with
+        ``fold_bonus``.
+        """
+        plays = [i for i, action in enumerate(candidates) if not isinstance(action, Fold)]
+        best = max(plays, key=means.__getitem__)
+        base = plays[0]
+        margin = self.exchange_confidence
+        if best != base and margin and not confident(rows, best, base, margin):
+            best = base
+        for i, action in enumerate(candidates):
+            if isinstance(action, Fold) and means[i] + self.fold_bonus > means[best]:
+                return i
+        return best
 
     def hint(
         self, view: PlayerView, rng: random.Random | None = None
@@ -261,17 +325,31 @@ class ExpertBot:
         self, view: PlayerView, rng: random.Random, extra: Sequence[Action] = ()
     ) -> list[tuple[Action, float]]:
         """Every candidate action (and ``extra``) with its mean value, best first."""
-        candidates = self.candidates(view)
-        candidates += [a for a in extra if a not in candidates]
         if view.phase is Phase.CUT:
+            candidates = self.candidates(view)
+            candidates += [a for a in extra if a not in candidates]
             best = decide(view.phase, view.legal_actions(), view.hand, view.trick, view.trump_card)
             return sorted(((a, float(a == best)) for a in candidates), key=lambda x: -x[1])
+        candidates, rows = self.world_rows(view, rng, extra)
+        ranked = list(zip(candidates, _means(rows, len(candidates)), strict=True))
+        ranked.sort(key=lambda item: -item[1])
+        return ranked
+
+    def world_rows(
+        self, view: PlayerView, rng: random.Random, extra: Sequence[Action] = ()
+    ) -> tuple[list[Action], list[list[float]]]:
+        """The candidate actions (and ``extra``) and their values in each sampled world.
+
+        One row per world drawn (a world drawn twice is valued once and counted
+        twice), in the order of the candidates; the exchange or card play only.
+        """
+        candidates = self.candidates(view)
+        candidates += [a for a in extra if a not in candidates]
         play = view.phase is Phase.PLAY
         count = self.samples if play else self.exchange_samples
-        totals = [0.0] * len(candidates)
+        rows: list[list[float]] = []
         evaluate = self._play_values if play else self._exchange_values
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
-        seen = 0
         memo: dict[object, list[float]] = {}
         proposals = self.proposals if self.inference else 1
         while True:
@@ -287,22 +365,19 @@ class ExpertBot:
                 values = memo.get(key)
                 if values is None:
                     values = memo[key] = evaluate(view, world, candidates)
-                for i, value in enumerate(values):
-                    totals[i] += value
-                seen += 1
+                rows.append(values)
             if deadline is None or time.perf_counter() >= deadline:
                 break
-        ranked = [(a, total / seen) for a, total in zip(candidates, totals, strict=True)]
-        ranked.sort(key=lambda item: -item[1])
-        return ranked
+        return candidates, rows
 
     def candidates(self, view: PlayerView) -> list[Action]:
-        """The actions searched: all legal ones, or the best exchanges and the fold."""
+        """The actions searched: every legal card, or the heuristic's best exchanges in
+        its order (its first choice first) and the fold."""
         legal = view.legal_actions()
         if view.phase is Phase.PLAY:  # the heuristic's card first: it wins the ties
             first = decide(view.phase, legal, (), view.trick, view.trump_card)
             return [first, *(a for a in legal if a != first)]
-        if view.phase is not Phase.EXCHANGE or len(legal) <= self.max_candidates:
+        if view.phase is not Phase.EXCHANGE:
             return list(legal)
         folds: list[Action] = [a for a in legal if isinstance(a, Fold)]
         assert view.trump_card is not None
