@@ -270,6 +270,7 @@ def test_the_searched_exchange_must_be_sure_to_replace_the_heuristics(players: i
             plain.choose(view, random.Random(seed)) == plain.hint(view, random.Random(seed))[0][0]
         )
     assert kept  # the rule changed some choice on these views
+    assert overruled  # and let the search overrule the heuristic on others
 
 
 def test_cut_takes_the_critical() -> None:
