@@ -34,6 +34,7 @@ from bohmisch_watten import GameState, new_game
 from bohmisch_watten.actions import Action
 from bohmisch_watten.arena.stats import wilson_interval
 from bohmisch_watten.bots import ExpertBot, make_bot
+from bohmisch_watten.bots.policy import decide
 from bohmisch_watten.phase import Phase
 
 
@@ -72,6 +73,67 @@ def one_game(task: tuple[int, int, int, str, str, int]) -> tuple[bool, bool]:
     return seat in state.winners, seat in state.losers
 
 
+def regret_game(
+    task: tuple[int, int, int, str, str, int, str],
+) -> list[tuple[int, bool, float, float]]:
+    """``(trick, follows, regret, heuristic's regret)`` for every card play with a choice
+    by the fair expert; the heuristic's is that of the card the heuristic would have
+    played in its place."""
+    g, seat, players, opponent, _, seed, spec = task
+    chance = random.Random(seed * 1_000_003 + g)
+    rng = random.Random(seed * 7_919 + 31 * g + seat)
+    bot = make_bot(opponent)
+    fair, seer = make_bot(spec), ExpertBot(leaf="respond" if players > 2 else "solver")
+    state = new_game(players, dealer=g % players)
+    rows: list[tuple[int, bool, float, float]] = []
+    while not state.is_terminal:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(chance))
+            continue
+        mover = state.current_player
+        assert mover is not None
+        view = state.view(mover)
+        if mover != seat:
+            state = state.apply(bot.choose(view, rng))
+            continue
+        action = fair.choose(view, rng)
+        legal = state.legal_actions()
+        if state.phase is Phase.PLAY and len(legal) > 1:
+            values = seer.world_values(view, state, legal)
+            best = max(values)
+            usual = decide(state.phase, legal, view.hand, view.trick, view.trump_card)
+            rows.append(
+                (
+                    len(state.played_tricks) + 1,
+                    bool(state.trick_plays),
+                    best - values[legal.index(action)],
+                    best - values[legal.index(usual)],
+                )
+            )
+        state = state.apply(action)
+    return rows
+
+
+def print_regrets(rows: list[tuple[int, bool, float, float]], games: int) -> None:
+    """The table of ``--regret``: per trick, leads then follows."""
+    total = sum(row[2] for row in rows)
+    print(f"{len(rows)} card plays with a choice in {games} games; regret {total:.1f} in all")
+    print("trick  play     plays  not the best  mean regret  share  heuristic's regret")
+    for trick in range(1, 6):
+        for follows in (False, True):
+            part = [row for row in rows if row[0] == trick and row[1] == follows]
+            if not part:
+                continue
+            wrong = sum(1 for row in part if row[2] > 1e-9)
+            mine = sum(row[2] for row in part)
+            usual = sum(row[3] for row in part) / len(part)
+            print(
+                f"{trick:5d}  {'follow' if follows else 'lead  '}  {len(part):6d}"
+                f"  {wrong / len(part):12.1%}  {mine / len(part):11.3f}"
+                f"  {mine / total if total else 0.0:5.1%}  {usual:18.3f}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
@@ -80,12 +142,25 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="deal sequences (x seats)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--regret", action="store_true", help="the fair expert's card-play regret, per trick"
+    )
+    parser.add_argument("--expert", default="expert", help="the fair expert of --regret")
     args = parser.parse_args()
     tasks = [
         (g, seat, args.players, args.opponent, args.sees, args.seed)
         for g in range(args.games)
         for seat in range(args.players)
     ]
+    if args.regret:
+        with multiprocessing.Pool(args.jobs) as pool:
+            rows = [
+                row
+                for game in pool.imap_unordered(regret_game, [(*t, args.expert) for t in tasks])
+                for row in game
+            ]
+        print_regrets(rows, len(tasks))
+        return
     wins = losses = done = 0
     start = time.perf_counter()
     print(
