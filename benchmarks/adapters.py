@@ -22,7 +22,10 @@ measured on the same machine at the same time:
 * ``gymnasium vs random`` / ``vs heuristic``: ``WattenEnv`` steps with masked random
   actions (the three bots' moves happen inside each step);
 * ``vector N=64``: steps (games × calls) of ``make_vec(..., vectorization_mode=
-  "vector_entry_point")`` against RandomBots; ``async 2``: Gymnasium's
+  "vector_entry_point")`` against RandomBots; ``vector games only``: the same 64
+  episodes stepped with random legal ids and reset when they end, without encoding any
+  observation (the masks' integers only), the ceiling of ``vector N=64`` that no
+  encoding could pass; ``async 2``: Gymnasium's
   ``AsyncVectorEnv`` (``vectorization_mode="async"``) of two ``WattenEnv`` in two
   processes;
 * ``rlcard leduc`` / ``rlcard doudizhu``: ``env.step`` with a random legal action,
@@ -267,6 +270,32 @@ def vector_rate(seconds: float) -> float:
     return timed(seconds, chunk)
 
 
+def vector_games_rate(seconds: float) -> float:
+    from bohmisch_watten.adapters.fast import mask_bits
+
+    envs = gymnasium.make_vec(ENV_ID, num_envs=64, vectorization_mode="vector_entry_point")
+    envs.reset(seed=5)
+    games = envs.unwrapped.games  # type: ignore[attr-defined]
+    seat = games[0].seat
+    rng = random.Random(5)
+
+    def chunk() -> int:
+        for _ in range(20):
+            for game in games:
+                mask = mask_bits(game.state, seat)
+                ids = []
+                while mask:
+                    low = mask & -mask
+                    ids.append(low.bit_length() - 1)
+                    mask ^= low
+                _, terminated, truncated = game.play(ids[rng.randrange(len(ids))])
+                if terminated or truncated:
+                    game.reset(random.Random(rng.getrandbits(62)))
+        return 20 * len(games)
+
+    return timed(seconds, chunk)
+
+
 def async_rate(seconds: float) -> float:
     envs = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="async")
     try:
@@ -328,6 +357,7 @@ def main() -> None:
         ("gymnasium vs random", "steps/s", gymnasium_rate("random")),
         ("gymnasium vs heuristic", "steps/s", gymnasium_rate("heuristic")),
         ("vector N=64", "steps/s", vector_rate),
+        ("vector games only", "steps/s", vector_games_rate),
         ("async 2", "steps/s", async_rate),
     ]
     try:
