@@ -335,3 +335,43 @@ def test_quick_moves_are_made_at_once_only_at_pace_0(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(Table, "step", lambda self: 1 / 0)
     broken.settle()  # logged, not raised
     assert broken.table.version == made
+
+
+def test_the_bots_move_after_a_move_whose_client_left_at_once() -> None:
+    """A client that closes right after its move cancels its handler while the move's
+    frames are being sent; the bots' runner was started before that wait, so the game
+    goes on without anyone reconnecting (R11, R24)."""
+    import asyncio
+    import contextlib
+
+    from bohmisch_watten.web.app import Hub
+
+    class Stalled:  # a client whose connection hangs: a send never finishes
+        async def send_text(self, text: str) -> None:
+            await asyncio.Event().wait()
+
+    async def scenario() -> tuple[int, int, bool]:
+        hub = Hub(Table(players=2, humans=1, bots=["random"], seed=4), delay=0)
+        table = hub.table
+        (seat,) = table.human_seats
+        while table.needs_auto:  # the shuffle and the bot, up to the person's turn
+            table.step()
+        socket = Stalled()
+        hub.sockets[seat].add(socket)  # type: ignore[arg-type]
+        action = table.frame(seat)["view"]["legal_actions"][0]
+        message = json.dumps({"type": "action", "action": action})
+        handler = asyncio.create_task(hub.handle(seat, socket, message))  # type: ignore[arg-type]
+        await asyncio.sleep(0)  # the move is made; its frame waits on the socket
+        moved = table.version
+        bot_next = table.needs_auto
+        handler.cancel()  # the client went away
+        with contextlib.suppress(asyncio.CancelledError):
+            await handler
+        hub.sockets[seat].discard(socket)  # type: ignore[arg-type]  # its handler's cleanup
+        if hub.runner is not None:
+            await asyncio.wait_for(hub.runner, 10)
+        return moved, table.version, bot_next
+
+    moved, after, bot_next = asyncio.run(scenario())
+    assert bot_next  # the bot (or the shuffle) is to move after the person's move
+    assert after > moved  # and it moved although the handler was cancelled

@@ -225,11 +225,13 @@ class Hub:
                 else:
                     raise TableError(f"unknown message type {str(kind)[:20]!r}")
                 self.settle()
+                # Before the broadcast's first wait: a client that leaves right after its
+                # move cancels this handler there, and the bots must move all the same.
+                # The runner waits for the lock, so the move's frames still go first.
+                self.kick()
                 await self.broadcast()
         except (TableError, FormatError, IllegalActionError) as refusal:
             await self.send(socket, {"type": "error", "message": str(refusal)})
-            return
-        self.kick()
 
 
 def create_app(table: Table, *, delay: float = 0.8) -> Starlette:

@@ -242,8 +242,8 @@ class TableHub(Hub):
             if self.table.state.current_player != seat or self.sockets[seat]:
                 return False
             self.table.hand_to_bot(seat, self.server.limits.away_bot)
+            self.kick()  # before the broadcast's wait, as in Hub.handle
             await self.broadcast()
-        self.kick()
         return True
 
     async def welcome_back(self, seat: int) -> None:
