@@ -33,7 +33,7 @@ import time
 from bohmisch_watten import GameState, new_game
 from bohmisch_watten.actions import Action
 from bohmisch_watten.arena.stats import wilson_interval
-from bohmisch_watten.bots import ExpertBot, make_bot
+from bohmisch_watten.bots import Bot, ExpertBot, make_bot
 from bohmisch_watten.bots.policy import decide
 from bohmisch_watten.phase import Phase
 
@@ -55,14 +55,22 @@ def seer_action(
     return legal[max(range(len(legal)), key=values.__getitem__)]
 
 
+def game_start(
+    g: int, seat: int, players: int, opponent: str, seed: int
+) -> tuple[random.Random, random.Random, Bot, ExpertBot, GameState]:
+    """Game ``g``'s generators (its shuffles the same whichever seat is watched), the
+    others' bot, the seer and the first state."""
+    chance = random.Random(seed * 1_000_003 + g)
+    rng = random.Random(seed * 7_919 + 31 * g + seat)
+    seer = ExpertBot(leaf="respond" if players > 2 else "solver")
+    return chance, rng, make_bot(opponent), seer, new_game(players, dealer=g % players)
+
+
 def one_game(task: tuple[int, int, int, str, str, int]) -> tuple[bool, bool]:
     """Whether the seer in ``seat`` won and whether it lost game ``g``."""
     g, seat, players, opponent, sees, seed = task
-    chance = random.Random(seed * 1_000_003 + g)  # the same shuffles for every seat
-    rng = random.Random(seed * 7_919 + 31 * g + seat)
-    bot = make_bot(opponent)
-    fair, seer = ExpertBot(), ExpertBot(leaf="respond" if players > 2 else "solver")
-    state = new_game(players, dealer=g % players)
+    chance, rng, bot, seer, state = game_start(g, seat, players, opponent, seed)
+    fair = ExpertBot()
     while not state.is_terminal:
         if state.is_chance_node:
             state = state.apply(state.sample_chance(chance))
@@ -80,11 +88,8 @@ def regret_game(
     by the fair expert; the heuristic's is that of the card the heuristic would have
     played in its place."""
     g, seat, players, opponent, _, seed, spec = task
-    chance = random.Random(seed * 1_000_003 + g)
-    rng = random.Random(seed * 7_919 + 31 * g + seat)
-    bot = make_bot(opponent)
-    fair, seer = make_bot(spec), ExpertBot(leaf="respond" if players > 2 else "solver")
-    state = new_game(players, dealer=g % players)
+    chance, rng, bot, seer, state = game_start(g, seat, players, opponent, seed)
+    fair = make_bot(spec)
     rows: list[tuple[int, bool, float, float]] = []
     while not state.is_terminal:
         if state.is_chance_node:
