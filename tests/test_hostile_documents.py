@@ -51,7 +51,7 @@ _CASES = [
     ("-Infinity", lambda j: _score(j, "-Infinity"), "Infinity is not allowed"),
     ("huge integer", lambda j: _score(j, "9" * 5000), "not valid JSON|expected"),
     ("huge float", lambda j: _score(j, "1e999"), "expected an integer"),
-    ("big integer", lambda j: _score(j, str(10**30)), "expected -1000000 to 1000000"),
+    ("big integer", lambda j: _score(j, str(10**30)), f"expected -{10**17} to {10**17}"),
     ("deep nesting", lambda j: _score(j, "[" * 50 + "]" * 50), "nested"),
     ("very deep nesting", lambda j: _score(j, "[" * 100_000), "nested"),
     ("not JSON", lambda j: j[:-1], "not valid JSON"),

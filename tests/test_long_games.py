@@ -16,6 +16,7 @@ from bohmisch_watten import (
     FormatError,
     GameRecord,
     GameState,
+    Position,
     Rules,
     from_json,
     load_record,
@@ -23,6 +24,7 @@ from bohmisch_watten import (
     replay,
     to_json,
 )
+from bohmisch_watten._limits import DEAL_LIMIT, SCORE_LIMIT
 from bohmisch_watten.serialization import _load
 
 DEALS = 5_000
@@ -80,3 +82,48 @@ def test_too_large_says_how_to_raise_the_limit(load: object) -> None:
         load(text)  # type: ignore[operator]
     with pytest.raises(FormatError, match=r"too large: .* bytes, .* pass max_chars="):
         load(text.encode())  # type: ignore[operator]
+
+
+def test_a_game_past_a_million_deals_keeps_its_views_and_documents() -> None:
+    """The rules end a game only at the goal (R31): four players who keep taking no trick
+    drift away from it for ever.  Four heuristic bots did, in 2 games of 300, and passed
+    deal 1,000,000, where views, positions and documents once refused the deal number.
+    This game starts just before that deal and plays on across it with random players.
+    """
+    rng = random.Random(3)
+    high = 999_990
+    start = Position(4, Rules(), 1, 999_999, (high, high + 5, high + 10, high + 15), (False,) * 4)
+    state = GameState.from_position(start)
+    assert state.position == start
+    deal = state.deal_number
+    while state.deal_number < 1_000_002:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+        if state.deal_number != deal:
+            deal = state.deal_number
+            for seat in range(4):
+                view = state.view(seat)
+                assert view.deal_number == deal
+                assert from_json(to_json(view)) == view
+            assert Position.parse(str(state.position)) == state.position
+            assert GameState.from_json(state.to_json()) == state
+    assert max(state.scores) > 1_000_000  # the old limit of the scores, passed too
+    assert replay(load_record(state.record().to_text())) == state
+
+
+@pytest.mark.parametrize(
+    ("deal_number", "scores", "message"),
+    [
+        (DEAL_LIMIT + 1, (20, 20), "deal_number must be from 1 to"),
+        (0, (20, 20), "deal_number must be from 1 to"),
+        (1, (SCORE_LIMIT + 1, 20), "scores must lie within"),
+        (1, (20, -SCORE_LIMIT - 1), "scores must lie within"),
+    ],
+)
+def test_the_limits_beyond_any_game_are_still_limits(
+    deal_number: int, scores: tuple[int, int], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        Position(2, Rules(), 0, deal_number, scores, (False, False))

@@ -80,7 +80,10 @@ def test_example_text() -> None:
         "p4 d2 n7",
         "p4/d2/n7/s3,12,20,8/f0010/default",
         "q4/d2/n7/s3.12.20.8/f0010/default",
-        "p4/d2/n7/s99999999.12.20.8/f0010/default",
+        "p4/d2/n7/s9999999999999999999.12.20.8/f0010/default",  # more digits than any score
+        "p4/d2/n7/s999999999999999999.12.20.8/f0010/default",  # beyond SCORE_LIMIT
+        "p4/d2/n99999999999999999/s3.12.20.8/f0010/default",  # more digits than any deal
+        "p4/d2/n9999999999999999/s3.12.20.8/f0010/default",  # beyond DEAL_LIMIT
         "p" + "9" * (MAX_POSITION_CHARS + 1),
         b"\xff",
         42,
@@ -107,7 +110,8 @@ def test_bytes_are_read() -> None:
         ({"deal_number": 0}, ValueError),
         ({"scores": (1, 2, 3)}, ValueError),
         ({"scores": (1, 2, 3, "4")}, TypeError),
-        ({"scores": (1, 2, 3, 10**9)}, ValueError),
+        ({"scores": (1, 2, 3, 10**18)}, ValueError),
+        ({"deal_number": 10**16}, ValueError),
         ({"folded": (0, 0, 1, 0)}, TypeError),
         ({"folded": (False, True)}, ValueError),
     ],

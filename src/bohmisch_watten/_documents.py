@@ -20,6 +20,7 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Any, Final, TypeAlias, TypeVar
 
+from ._limits import DEAL_LIMIT, SCORE_LIMIT
 from .cards import DECK, Card
 from .errors import FormatError
 from .notation import check_text, parse_card
@@ -28,7 +29,6 @@ from .tricks import PlayedTrick, Plays
 
 __all__ = [
     "JSON",
-    "SCORE_LIMIT",
     "DealReader",
     "json_depth",
     "parse_json",
@@ -47,8 +47,6 @@ __all__ = [
 JSON: TypeAlias = Any
 """A value made of dict, list, str, int, bool and None."""
 _V = TypeVar("_V")
-
-SCORE_LIMIT: Final = 10**6  # far beyond any score or deal number a game can reach
 
 
 def type_name(value: object) -> str:
@@ -236,7 +234,7 @@ class DealReader:
         trump = read_card(data["trump_card"], f"{where}.trump_card")
         tricks = self.tricks(data["tricks"], f"{where}.tricks")
         return DealSummary(
-            deal_number=read_int(data["deal_number"], f"{where}.deal_number", 1, SCORE_LIMIT),
+            deal_number=read_int(data["deal_number"], f"{where}.deal_number", 1, DEAL_LIMIT),
             dealer=self.seat(data["dealer"], f"{where}.dealer"),
             trump_card=trump,
             trump_suit=trump.suit,  # R16: the printed suit, a Critical included

@@ -34,7 +34,7 @@ from typing import Any, Final
 
 import attrs
 
-from ._limits import too_large
+from ._limits import DEAL_LIMIT, SCORE_LIMIT, too_large
 from .errors import FormatError
 from .rules import Rules, rules_from_text, rules_to_text
 from .seats import right_of
@@ -43,8 +43,6 @@ __all__ = ["MAX_POSITION_CHARS", "Position"]
 
 MAX_POSITION_CHARS: Final = 400
 """The longest text :meth:`Position.parse` reads: every rule spelled out fits easily."""
-_MAX_SCORE: Final = 1_000_000
-"""Scores beyond this are no game of Watten; bounding them keeps the text form short."""
 _ALLOWED: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:;/+-")
 _DEFAULT_RULES: Final = Rules()
 
@@ -81,8 +79,10 @@ class Position:
         num_players: 2, 3 or 4 (R1).
         rules: the variants in force.
         dealer: the dealer of this deal (R2–R4).
-        deal_number: 1 for the first deal of the game (R21.1 depends on it).
-        scores: per seat, the score before this deal (R28–R32).
+        deal_number: 1 for the first deal of the game (R21.1 depends on it), at most
+            :data:`~bohmisch_watten._limits.DEAL_LIMIT` (10**15, beyond any game).
+        scores: per seat, the score before this deal (R28–R32), within
+            ±:data:`~bohmisch_watten._limits.SCORE_LIMIT` (10**17).
         folded: per seat, whether that player folded in the *previous* deal (R21.4);
             all False in the first deal.
 
@@ -109,14 +109,16 @@ class Position:
             raise TypeError(
                 f"Position.deal_number must be an int, got {type(self.deal_number).__name__}"
             )
-        if not 1 <= self.deal_number <= _MAX_SCORE:
-            raise ValueError(f"Position.deal_number must be 1 or more, got {self.deal_number}")
+        if not 1 <= self.deal_number <= DEAL_LIMIT:
+            raise ValueError(
+                f"Position.deal_number must be from 1 to {DEAL_LIMIT}, got {self.deal_number}"
+            )
         if not isinstance(self.scores, tuple) or not all(_is_int(s) for s in self.scores):
             raise TypeError(f"Position.scores must be a tuple of ints, got {self.scores!r:.60}")
         if len(self.scores) != n:
             raise ValueError(f"Position.scores must hold {n} scores, got {len(self.scores)}")
-        if any(abs(s) > _MAX_SCORE for s in self.scores):
-            raise ValueError(f"Position.scores must lie within ±{_MAX_SCORE}")
+        if any(abs(s) > SCORE_LIMIT for s in self.scores):
+            raise ValueError(f"Position.scores must lie within ±{SCORE_LIMIT}")
         folded = self.folded
         if not isinstance(folded, tuple) or not all(isinstance(f, bool) for f in folded):
             raise TypeError(f"Position.folded must be a tuple of bools, got {folded!r:.60}")
@@ -220,14 +222,14 @@ def _tagged(field: str, tag: str, what: str) -> str:
 
 def _number(field: str, tag: str, what: str) -> int:
     value = _tagged(field, tag, what)
-    if not value.isdigit() or len(value) > 7:
+    if not value.isdigit() or len(value) > len(str(DEAL_LIMIT)):
         raise FormatError(f"position: the {what} must be a small number, got {value[:20]!r}")
     return int(value)
 
 
 def _score(value: str) -> int:
     digits = value[1:] if value[:1] in "+-" else value
-    if not digits.isdigit() or len(digits) > 7:
+    if not digits.isdigit() or len(digits) > len(str(SCORE_LIMIT)):
         raise FormatError(f"position: a score must be a whole number, got {value[:20]!r}")
     return int(value)
 

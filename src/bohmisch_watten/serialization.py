@@ -61,7 +61,6 @@ import attrs
 
 from ._documents import (
     JSON,
-    SCORE_LIMIT,
     DealReader,
     parse_json,
     read_array,
@@ -75,6 +74,7 @@ from ._documents import (
     type_name,
 )
 from ._legacy import old_folds, old_snapshot, read_past_deals
+from ._limits import DEAL_LIMIT, SCORE_LIMIT
 from .actions import (
     FOLD,
     LEAVE,
@@ -492,7 +492,7 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
     for key in ("hand_sizes", "legal_actions"):  # derived: checked against to_dict below
         read_array(data[key], f"{where}.{key}")
     rules = _rules_from_dict(data["rules"], f"{where}.rules")
-    deal_number = read_int(data["deal_number"], f"{where}.deal_number", 1, SCORE_LIMIT)
+    deal_number = read_int(data["deal_number"], f"{where}.deal_number", 1, DEAL_LIMIT)
     last = (
         None if data["last_deal"] is None else read.summary(data["last_deal"], f"{where}.last_deal")
     )
