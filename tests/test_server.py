@@ -500,7 +500,8 @@ def test_a_database_failure_loses_the_move_never_the_server(
         answer = create(client, players=2, humans=2, bots=[])
         table = answer["table"]
         hub = server.hubs[table]
-        wait_for(lambda: hub.table.version >= 1)
+        # The shuffle stored, not only made: else the write that fails below is its.
+        wait_for(lambda: hub.table.version >= 1 and hub.committed == hub.table.version)
         seat = hub.table.state.current_player
         assert seat in (0, 1)
         broken = {"calls": 0}
@@ -521,6 +522,34 @@ def test_a_database_failure_loses_the_move_never_the_server(
             monkeypatch.setattr(server.storage, "append_many", real)
             ws.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
             assert receive(ws)["version"] == frame["version"] + 1
+
+
+def test_a_database_that_stays_down_is_asked_again_ever_more_slowly(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table whose automatic move (here the first shuffle) cannot be stored reads
+    itself back and wants the same move again: the retries back off, doubling from
+    MIN_BACKOFF, instead of asking the database again at once, for ever."""
+    with serving(db) as (client, server):
+        broken = {"calls": 0}
+        real = server.storage.append_many
+
+        def failing(*args: Any) -> None:
+            broken["calls"] += 1
+            raise OSError("disk full")
+
+        monkeypatch.setattr(server.storage, "append_many", failing)
+        answer = create(client, players=2, humans=2, bots=[])
+        hub = server.hubs[answer["table"]]
+        time.sleep(1.0)
+        # 0.05 + 0.1 + 0.2 + 0.4 s of waits fit in the second: five tries at most.
+        assert 1 <= broken["calls"] <= 6
+        assert hub.committed == 0  # nothing stored
+        assert len(real.__self__.journal(answer["table"])) == 0  # type: ignore[attr-defined]
+        monkeypatch.setattr(server.storage, "append_many", real)
+        wait_for(lambda: hub.table.version >= 1 and hub.committed == hub.table.version)
+        assert hub.backoff == 0.0
+        assert len(server.storage.journal(answer["table"])) == hub.table.version
 
 
 def test_a_move_of_another_process_on_an_unknown_table_is_ignored(db: str) -> None:

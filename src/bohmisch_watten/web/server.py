@@ -73,6 +73,10 @@ _MAX_NAME: Final = 30
 _MISSED_LIMIT: Final = KEPT
 """A client further behind than this gets the current frame only (the table keeps the
 states of that many entries to describe them, :meth:`Table.trail`)."""
+MIN_BACKOFF: Final = 0.05
+"""Seconds a table's automatic moves wait after its first failed write in a row."""
+MAX_BACKOFF: Final = 5.0
+"""The longest wait: each failed write in a row doubles it up to this."""
 
 
 @attrs.frozen
@@ -132,6 +136,8 @@ class TableHub(Hub):
         self.away_since: dict[int, float] = dict.fromkeys(self.sockets, time.monotonic())
         self._writing: asyncio.Future[None] | None = None
         """The journal write under way, if any (:meth:`commit`)."""
+        self.backoff = 0.0
+        """Seconds the automatic moves wait, on top of the pace, after a failed write."""
 
     @property
     def connections(self) -> int:
@@ -183,11 +189,20 @@ class TableHub(Hub):
             else:
                 await asyncio.to_thread(storage.append, self.table_id, self.committed, new)
             self.committed += len(new)
+            self.backoff = 0.0
         except Conflict:
             await self.reload()
         except Exception:
             _log.exception("table %s: storing a move failed; reading it back", self.table_id)
+            # The table read back may want the same automatic move again (a shuffle, a
+            # bot): without a wait a database that stays down would be asked again at
+            # once, for ever, at full speed.
+            self.backoff = min(max(2 * self.backoff, MIN_BACKOFF), MAX_BACKOFF)
             await self.reload()
+
+    def _pause(self) -> float:
+        """The pace of the automatic moves, plus the wait after a failed write."""
+        return super()._pause() + self.backoff
 
     async def reload(self) -> None:
         """Rebuild the table from the database (what it stored is the truth)."""
