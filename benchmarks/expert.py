@@ -20,7 +20,10 @@ deal are compared, deal by deal, with the first variant's on the same cards (a p
 difference with its standard error; negative is better, points count toward zero).
 The second figure is the race's (R31): the variant's points less the mean points of
 the other seats in the same deal, its lead gained; a fold scores 0 (R29) but lets the
-others share the tricks, which the first figure does not see.
+others share the tricks, which the first figure does not see.  The third is what the
+targets count, games won (R31–R34): the change of the seat's chance to win the game
+over the deal, in percent, from the race model of ``bohmisch_watten.bots._race``
+(exact when the deal ends the game); positive is better.
 A variant ``SPEC|play`` lets the heuristic play its cards, ``SPEC|fold`` lets the
 heuristic decide whether to fold (the variant still picks the exchange), ``SPEC|exchange``
 lets the heuristic decide the fold and the exchange:
@@ -49,11 +52,13 @@ from pathlib import Path
 
 from bots import decision_views  # the same decision set as benchmarks/bots.py
 
-from bohmisch_watten import Fold, GameState, new_game
+from bohmisch_watten import Fold, GameState, Rules, new_game
 from bohmisch_watten.actions import Action, Shuffle
 from bohmisch_watten.arena import GameResult, run_arena
 from bohmisch_watten.arena.report import summarize, to_json_dict, to_table
 from bohmisch_watten.bots import Bot, ExpertBot, HeuristicBot, make_bot
+from bohmisch_watten.bots._race import win_chances
+from bohmisch_watten.position import Position
 from bohmisch_watten.views import PlayerView
 
 PAIRINGS = {
@@ -142,9 +147,27 @@ def _variant(spec: str) -> Bot:
     return _Swapped(bot, swap)
 
 
-def deal_starts(count: int, players: int, seed: int) -> list[tuple[GameState, Shuffle]]:
-    """Deal starts (with their shuffles) from heuristic games: realistic scores."""
+def deal_starts(
+    count: int, players: int, seed: int, endgame: bool = False
+) -> list[tuple[GameState, Shuffle]]:
+    """Deal starts (with their shuffles) from heuristic games: realistic scores.
+
+    With ``endgame`` the starts are instead deal 8 of a game with every score drawn
+    from 1 to 14 and at least one of 5 or less (R21.3, R31): the end of a game, which
+    heuristic games, whose scores drift, seldom reach.
+    """
     rng = random.Random(seed)
+    if endgame:
+        out = []
+        while len(out) < count:
+            scores = tuple(rng.randint(1, 14) for _ in range(players))
+            if min(scores) <= 5:
+                position = Position(
+                    players, Rules(), rng.randrange(players), 8, scores, (False,) * players
+                )
+                state = GameState.from_position(position)
+                out.append((state, state.sample_chance(rng)))
+        return out
     bot = HeuristicBot()
     out: list[tuple[GameState, Shuffle]] = []
     while len(out) < count:
@@ -162,9 +185,10 @@ def deal_starts(count: int, players: int, seed: int) -> list[tuple[GameState, Sh
 
 def _one_deal(
     task: tuple[int, GameState, Shuffle, int, str, str],
-) -> tuple[int, int, int, float]:
-    """The variant's points in one deal, in one seat, the others ``opponent``, and those
-    points less the mean points of the other seats."""
+) -> tuple[int, int, int, float, float]:
+    """The variant's points in one deal, in one seat, the others ``opponent``, those
+    points less the mean points of the other seats, and the change of the seat's chance
+    to win the game."""
     index, state, shuffle, seat, spec, opponent = task
     bots = [make_bot(opponent) for _ in range(state.num_players)]
     bots[seat] = _variant(spec)
@@ -178,17 +202,22 @@ def _one_deal(
     # The race (R31): what counts is the lead over the others, so the seat's points are
     # also reported against the mean of the other seats' points in the same deal.
     others = (sum(gained) - gained[seat]) / (len(gained) - 1)
-    return index, seat, gained[seat], gained[seat] - others
+    # What the targets count is games won (R31-R34): the race model's chance before and
+    # after the deal, exact once the deal ended the game.
+    chance = win_chances(now.scores, now.rules)[seat] - win_chances(state.scores, state.rules)[seat]
+    return index, seat, gained[seat], gained[seat] - others, chance
 
 
 def paired_deals(args: argparse.Namespace) -> None:
     """Print each variant's mean points a deal and its paired difference to the first."""
-    starts = deal_starts(args.paired_deals, args.players, args.seed)
+    starts = deal_starts(args.paired_deals, args.players, args.seed, args.endgame)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
-    first: dict[tuple[int, int], tuple[int, float]] = {}
+    first: dict[tuple[int, int], tuple[int, float, float]] = {}
     print(
         f"{len(starts)} deal starts x {args.players} seats, seed {args.seed},"
-        f" opponents {args.opponent}; points a deal, then points less the others' mean"
+        f"{' at the end of a game,' if args.endgame else ''}"
+        f" opponents {args.opponent}; points a deal, then points less the others' mean,"
+        " then the chance to win the game gained, in percent (race model)"
     )
     with multiprocessing.Pool(args.jobs) as pool:
         for spec in variants:
@@ -199,10 +228,11 @@ def paired_deals(args: argparse.Namespace) -> None:
                 for seat in range(args.players)
             ]
             points = {
-                (i, seat): (p, lead) for i, seat, p, lead in pool.map(_one_deal, tasks, chunksize=4)
+                (i, seat): (p, lead, 100 * chance)
+                for i, seat, p, lead, chance in pool.map(_one_deal, tasks, chunksize=4)
             }
             line = f"{spec:45s}"
-            for k in (0, 1):
+            for k in (0, 1, 2):
                 line += f" {statistics.mean(v[k] for v in points.values()):+.3f}"
                 if first:
                     diffs = [p[k] - first[key][k] for key, p in points.items()]
@@ -228,6 +258,9 @@ def main() -> None:
     parser.add_argument("--paired-deals", type=int, default=0, help="deal starts to compare")
     parser.add_argument("--variants", default="expert", help="comma-separated bot specs")
     parser.add_argument("--players", type=int, default=4, help="players of the paired deals")
+    parser.add_argument(
+        "--endgame", action="store_true", help="paired deals at the end of a game (a score ≤ 5)"
+    )
     parser.add_argument("--opponent", default="heuristic", help="the paired deals' others")
     args = parser.parse_args()
 

@@ -653,3 +653,51 @@ def test_world_values_are_the_search_in_the_one_true_world(players: int) -> None
     cut = decision_state(1, Phase.CUT, players)
     with pytest.raises(ValueError, match="no world values in the cut"):
         bot.world_values(view_of(cut), cut, cut.legal_actions())
+
+
+def _decision_from(scores: tuple[int, ...], seed: int, phase: Phase) -> GameState:
+    """The first decision in ``phase`` of a deal begun at ``scores`` (deal 8, dealer 0)."""
+    from bohmisch_watten.position import Position
+
+    n = len(scores)
+    state = GameState.from_position(Position(n, Rules(), 0, 8, scores, (False,) * n))
+    rng = random.Random(seed)
+    state = state.apply(state.sample_chance(rng))
+    bot = HeuristicBot()
+    while state.phase is not phase or len(state.legal_actions()) < 2:
+        seat = state.current_player
+        assert seat is not None and state.deal_number == 8
+        state = state.apply(bot.choose(state.view(seat), rng))
+    return state
+
+
+@pytest.mark.rule("R31")
+@pytest.mark.parametrize("phase", [Phase.EXCHANGE, Phase.PLAY])
+@pytest.mark.parametrize(
+    "scores", [(12, 3, 14, 15), (12, 13, 14, 15), (3, 4, 14, 15), (9, 12, 8, 15), (2, 13, 6, 9)]
+)
+def test_race_near_values_by_the_race_only_when_another_seat_may_end_the_game(
+    scores: tuple[int, ...], phase: Phase
+) -> None:
+    """``race_near``: the race's value in a deal in which another seat in it may reach the
+    goal (five tricks, ten points with Hearts doubled: R29-R31) and the bot may not; the
+    points' value otherwise, world by world."""
+    for seed in range(6):
+        state = _decision_from(scores, seed, phase)
+        view = view_of(state)
+        reach = 10 if state.trump_index >> 3 == Suit.HEARTS else 5
+        near = [
+            not folded and score <= reach
+            for score, folded in zip(state.scores, state.folded, strict=True)
+        ]
+        expected = not near[view.player] and any(near)
+        bot = ExpertBot(race_near=True, max_candidates=3)
+        assert bot._race(view) is expected
+        world = view.sample_state(random.Random(seed))
+        candidates = bot.candidates(view)
+        same = ExpertBot(race=expected, max_candidates=3)
+        assert bot.world_values(view, world, candidates) == same.world_values(
+            view, world, candidates
+        )
+    assert ExpertBot(race_near=False)._race(view) is False
+    assert ExpertBot(race=True)._race(view) is True

@@ -199,6 +199,11 @@ class ExpertBot:
             bot's chance to win the game, in points of the current position, every
             seat's result counted) or by the bot's own points toward zero plus
             :data:`GAME_BONUS` when they reach the goal.
+        race_near: whether to value by the race model, as ``race`` does, the deals in
+            which another seat may reach the goal and the bot may not (R29–R31: five
+            tricks, ten points with Hearts doubled), and by points the others.  Then
+            what counts is to stop that seat, which the bot's own points do not see: a
+            fold, worth 0 points, lets the others share the deal's tricks.
     """
 
     samples: int = attrs.field(default=40, validator=positive_count)
@@ -215,6 +220,7 @@ class ExpertBot:
     race: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
     evidence: float = attrs.field(default=0.5, validator=_weight)
     exchange_confidence: float = attrs.field(default=1.0, validator=_confidence)
+    race_near: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -386,12 +392,32 @@ class ExpertBot:
 
     # ------------------------------------------------------------------ world values
 
+    def _race(self, view: PlayerView) -> bool:
+        """Whether this decision is valued by the race model rather than by points.
+
+        Always with ``race``; with ``race_near`` in a deal in which another seat may
+        reach the goal and the bot may not (R29–R31: five tricks, doubled with Hearts):
+        then what counts is stopping that seat, which points toward zero do not see.
+        """
+        if self.race:
+            return True
+        if not self.race_near:
+            return False
+        assert view.trump_card is not None  # the exchange and card play only
+        table = point_table(view.trump_card.index >> 3, view.rules, view.scores)
+        rules, me = view.rules, view.player
+        near = [
+            not folded and reached_goal(score + min(row), rules)
+            for score, row, folded in zip(view.scores, table, view.folded, strict=True)
+        ]
+        return not near[me] and any(near)
+
     def _play_values(
         self, view: PlayerView, world: GameState, candidates: Sequence[Action]
     ) -> list[float]:
         """The solved value of each candidate card in one world (R24–R32)."""
         me = view.player
-        judge = _Judge(view.scores, me, view.rules, self.race)
+        judge = _Judge(view.scores, me, view.rules, self._race(view))
         found = _solve(world, me, judge.rows(world), self.others)
         active = view.num_players - sum(view.folded)
         weight = self.rollout_weight if active > 2 else 0.0
@@ -422,7 +448,7 @@ class ExpertBot:
     ) -> list[float]:
         """Each candidate applied in one world, the exchange finished, the play solved."""
         me = view.player
-        judge = _Judge(view.scores, me, view.rules, self.race)
+        judge = _Judge(view.scores, me, view.rules, self._race(view))
         out = []
         for action in candidates:
             if self.leaf == "rollout":
@@ -431,7 +457,7 @@ class ExpertBot:
                 continue
             state = _finish_exchange(world.apply(action))
             folds = state.folded[me]
-            if folds and not self.race:
+            if folds and judge.race is None:
                 out.append(judge.after(view.scores))  # R29: a folded seat scores nothing
                 continue
             if self.leaf == "respond" or folds:
