@@ -194,7 +194,7 @@ def test_values_are_points_toward_zero_with_the_game_bonus() -> None:
 
 def test_the_rollout_leaf_values_exchanges_by_the_policy() -> None:
     """``leaf="rollout"``: the deal finished by the policy for every seat, as SearchBot does."""
-    bot = ExpertBot(leaf="rollout", max_candidates=3, race=False)
+    bot = ExpertBot(leaf="rollout", max_candidates=3, race=False, race_near=False)
     view = view_of(decision_state(6, Phase.EXCHANGE, 3, fold=True))
     candidates = bot.candidates(view)
     world = view.sample_state(random.Random(3))
@@ -210,15 +210,15 @@ def test_the_fold_bonus_tilts_the_fold() -> None:
         view = view_of(decision_state(seed, Phase.EXCHANGE, 4, fold=True))
         assert view.scores[view.player] > 5  # no goal bonus within reach (R31)
         assert (
-            ExpertBot(samples=2, exchange_samples=2, fold_bonus=10, race=False).choose(
-                view, random.Random(1)
-            )
+            ExpertBot(
+                samples=2, exchange_samples=2, fold_bonus=10, race=False, race_near=False
+            ).choose(view, random.Random(1))
             == Fold()
         )
         assert (
-            ExpertBot(samples=2, exchange_samples=2, fold_bonus=-10, race=False).choose(
-                view, random.Random(1)
-            )
+            ExpertBot(
+                samples=2, exchange_samples=2, fold_bonus=-10, race=False, race_near=False
+            ).choose(view, random.Random(1))
             != Fold()
         )
 
@@ -305,6 +305,7 @@ def test_the_solver_leaf_values_exchanges(others: str, players: int) -> None:
         leaf="solver",
         others=others,  # type: ignore[arg-type]
         race=False,
+        race_near=False,
     )
     state = decision_state(3, Phase.EXCHANGE, players, fold=players > 2)  # R21.6
     hint = bot.hint(view_of(state), random.Random(1))
@@ -610,7 +611,7 @@ def test_the_respond_leaf_values_exchanges_by_the_best_response(players: int, ra
 
     A fold is worth 0 by points (R29); in the race the others still play the deal out.
     """
-    bot = ExpertBot(leaf="respond", max_candidates=3, race=race)
+    bot = ExpertBot(leaf="respond", max_candidates=3, race=race, race_near=False)
     state = decision_state(6, Phase.EXCHANGE, players, fold=players > 2)
     view = view_of(state)
     candidates = bot.candidates(view)
@@ -630,7 +631,7 @@ def test_the_respond_leaf_values_exchanges_by_the_best_response(players: int, ra
 def test_world_values_are_the_search_in_the_one_true_world(players: int) -> None:
     """In the true state the cards' values are the solver's (R24-R32): with two seats the
     exact minimax, so the best card's value is what the solver guarantees."""
-    bot = ExpertBot(samples=1, exchange_samples=1, max_candidates=2, race=False)
+    bot = ExpertBot(samples=1, exchange_samples=1, max_candidates=2, race=False, race_near=False)
     state = decision_state(5, Phase.PLAY, players)
     view = view_of(state)
     legal = view.legal_actions()
@@ -666,7 +667,8 @@ def _decision_from(scores: tuple[int, ...], seed: int, phase: Phase) -> GameStat
     bot = HeuristicBot()
     while state.phase is not phase or len(state.legal_actions()) < 2:
         seat = state.current_player
-        assert seat is not None and state.deal_number == 8
+        assert seat is not None
+        assert state.deal_number == 8
         state = state.apply(bot.choose(state.view(seat), rng))
     return state
 
@@ -695,7 +697,7 @@ def test_race_near_values_by_the_race_only_when_another_seat_may_end_the_game(
         assert bot._race(view) is expected
         world = view.sample_state(random.Random(seed))
         candidates = bot.candidates(view)
-        same = ExpertBot(race=expected, max_candidates=3)
+        same = ExpertBot(race=expected, race_near=False, max_candidates=3)
         assert bot.world_values(view, world, candidates) == same.world_values(
             view, world, candidates
         )
