@@ -157,8 +157,8 @@ def deal_starts(
     heuristic games, whose scores drift, seldom reach.
     """
     rng = random.Random(seed)
+    out: list[tuple[GameState, Shuffle]] = []
     if endgame:
-        out = []
         while len(out) < count:
             scores = tuple(rng.randint(1, 14) for _ in range(players))
             if min(scores) <= 5:
@@ -169,7 +169,6 @@ def deal_starts(
                 out.append((state, state.sample_chance(rng)))
         return out
     bot = HeuristicBot()
-    out: list[tuple[GameState, Shuffle]] = []
     while len(out) < count:
         state = new_game(players, dealer=rng.randrange(players))
         while not state.is_terminal and len(out) < count:

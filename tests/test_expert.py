@@ -27,6 +27,7 @@ from bohmisch_watten.bots._race import RaceValue
 from bohmisch_watten.bots.expert import GAME_BONUS
 from bohmisch_watten.bots.policy import choose_play, rank_exchanges
 from bohmisch_watten.cards import DECK, Suit
+from bohmisch_watten.position import Position
 from bohmisch_watten.solver import solve
 from bohmisch_watten.tables import bits
 from bohmisch_watten.tricks import _legal_play_mask
@@ -658,8 +659,6 @@ def test_world_values_are_the_search_in_the_one_true_world(players: int) -> None
 
 def _decision_from(scores: tuple[int, ...], seed: int, phase: Phase) -> GameState:
     """The first decision in ``phase`` of a deal begun at ``scores`` (deal 8, dealer 0)."""
-    from bohmisch_watten.position import Position
-
     n = len(scores)
     state = GameState.from_position(Position(n, Rules(), 0, 8, scores, (False,) * n))
     rng = random.Random(seed)
