@@ -355,6 +355,8 @@ def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> N
         ({"inference": "yes"}, TypeError, "inference"),
         ({"leaf": "oracle"}, ValueError, "leaf"),
         ({"respond": "yes"}, TypeError, "respond"),
+        ({"race_near": "yes"}, TypeError, "race_near"),
+        ({"race_near": 2}, TypeError, "race_near"),
         ({"fold_bonus": "x"}, TypeError, "fold_bonus"),
         ({"fold_bonus": 11}, ValueError, "fold_bonus"),
         ({"rollout_weight": 1.5}, ValueError, "rollout_weight"),
