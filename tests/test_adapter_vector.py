@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any
 
@@ -139,3 +140,27 @@ def test_bots_moved_from_the_state_choose_as_from_their_view() -> None:
                 checked += 1
             state = state.apply(policy(state, rng))
     assert checked > 500
+
+
+def test_steps_leave_almost_nothing_alive() -> None:
+    """What a step allocates is freed by the next steps, so Python's cyclic garbage
+    collector (which runs after every few hundred objects left alive) seldom runs:
+    the encoding's memo holds the current objects of each game only.  With the cyclic
+    collector off, its count of objects left alive over 100 steps of 32 games stays
+    under two a game step (about 2,700, measured; a memo of a few thousand entries
+    left about 25,000)."""
+    envs = WattenVectorEnv(32)
+    _, infos = envs.reset(seed=8)
+    rng = np.random.default_rng(8)
+    for _ in range(30):  # every game in a deal, every memo filled
+        _, _, _, _, infos = envs.step(random_ids(infos["action_mask"], rng))
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.get_count()[0]
+        for _ in range(100):
+            _, _, _, _, infos = envs.step(random_ids(infos["action_mask"], rng))
+        left = gc.get_count()[0] - before
+    finally:
+        gc.enable()
+    assert left < 100 * 32 * 2, left

@@ -144,7 +144,7 @@ def test_bad_arguments_are_named() -> None:
     memo = Memo()
     np.testing.assert_array_equal(encode_observation(state, 1, memo), encode_observation(state, 1))
     np.testing.assert_array_equal(encode_mask(state, 0, memo), encode_mask(state, 0))
-    assert memo.game
+    assert memo.game is not None
     with pytest.raises(ValueError, match="num_players"):
         Encoder(5, 4)
     with pytest.raises(ValueError, match="capacity"):
@@ -158,18 +158,50 @@ def test_bad_arguments_are_named() -> None:
         encoder.encode([new_game(3)], [0])
 
 
-def test_full_caches_are_emptied_and_refilled(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_memo_keeps_only_the_last_objects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One entry per kind, the objects of the state encoded last, and a bounded table
+    of mask rows: nothing the current state does not hold stays alive through it."""
     monkeypatch.setattr(fast, "_CACHE_LIMIT", 2)
     rng = random.Random(9)
     state = new_game(3)
     memo = Memo()
+    extended = 0
     for _ in range(120):
         if state.is_terminal:
             state = new_game(3)
         for seat in range(3):
             assert_equal_to_the_view_encoding(state, seat, memo)
-        assert max(len(memo.deal), len(memo.game), len(memo.played), len(memo.masks)) <= 2
+        assert memo.game is not None
+        assert memo.game[0] is state.game_fields
+        assert memo.deal is not None
+        assert memo.deal[0] is state.deal_fields
+        if state.played_tricks:
+            assert memo.played is not None
+            assert memo.played[0] is state.played_tricks
+        assert len(memo.masks) <= 2
+        before = state.played_tricks
         state = state.apply(policy(state, rng))
+        extended += len(state.played_tricks) == len(before) + 1
+    assert extended >= 10  # the tricks grew one at a time, through the memo's extension
+
+
+def test_a_row_of_the_encoder_follows_its_own_game() -> None:
+    """Each row has its own memo: two games encoded in turn in two rows equal the view
+    encoding, whichever row saw which object last."""
+    rng = random.Random(12)
+    games = [new_game(4), new_game(4, dealer=2)]
+    encoder = Encoder(4, 2)
+    for step in range(200):
+        games = [g if not g.is_terminal else new_game(4) for g in games]
+        seats = [step % 4, (step + 1) % 4]
+        order = games if step % 3 else games[::-1]  # rows swap games now and then
+        observations, masks = encoder.encode(order, seats)
+        for row, (state, seat) in enumerate(zip(order, seats, strict=True)):
+            np.testing.assert_array_equal(
+                observations[row], np.float32(observation(state.view(seat)))
+            )
+            np.testing.assert_array_equal(masks[row], action_mask(state.view(seat)))
+        games = [g.apply(policy(g, rng)) for g in games]
 
 
 @given(st.integers(0, 2**16))
@@ -198,10 +230,10 @@ def test_the_memo_is_the_environments_own() -> None:
         for seat in range(4):
             observation_row(state, seat, first)
             mask_row(state, seat, first)
-    assert first.deal
-    assert first.game
+    assert first.deal is not None
+    assert first.game is not None
     assert first.masks
-    assert [second.deal, second.game, second.played, second.masks] == [{}, {}, {}, {}]
+    assert [second.deal, second.game, second.played, second.masks] == [None, None, None, {}]
     tables = sorted(
         name
         for name, value in vars(fast).items()

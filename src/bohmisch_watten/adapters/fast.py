@@ -59,7 +59,7 @@ from ..bots import Bot, HeuristicBot, RandomBot
 from ..bots.policy import decide
 from ..cards import CRITICALS, DECK
 from ..encoding import layout, observation_size
-from ..facts import GameFields
+from ..facts import DealFields, GameFields
 from ..phase import Phase
 from ..seats import left_of
 from ..state import GameState
@@ -141,18 +141,23 @@ class Memo:
     The finished tricks, the deal's fields and the game's fields are immutable tuples
     that the engine shares from one state to the next, so the columns read from them
     are worked out once per object and seat, and each recurring mask row is unpacked
-    once.  An entry holds a reference to its object, so an ``id`` is never reused
-    while it is a key; a memo clears itself when it grows past a few thousand
-    entries.  Each environment (and each :class:`Encoder`) owns one: nothing is
+    once.  The memo keeps **one** object of each kind, the last one encoded: a new
+    object replaces it.  So it holds nothing the environment's current state does not
+    hold as well, and it allocates nothing that outlives that state.  (A memo that
+    kept thousands of them made Python's cyclic garbage collector run hundreds of
+    times a second over what it kept: about an eighth of a vector step, measured.)
+    Each environment (and each row of an :class:`Encoder`) owns one: nothing is
     shared between environments, threads or processes.
     """
 
     __slots__ = ("deal", "game", "masks", "played")
 
     def __init__(self) -> None:
-        self.played: dict[int, tuple[object, list[int], list[int | None]]] = {}
-        self.deal: dict[int, tuple[object, float, list[int | None]]] = {}
-        self.game: dict[int, tuple[object, list[tuple[int, tuple[float, ...]] | None]]] = {}
+        self.played: tuple[tuple[PlayedTrick, ...], list[int], list[int | None]] | None = None
+        self.deal: tuple[DealFields, float, list[int | None]] | None = None
+        self.game: tuple[GameFields, list[tuple[int, tuple[float, ...]] | None]] | None = None
+        # Mask rows are keyed by value (a few hundred recur); numpy arrays and ints
+        # are not tracked by the garbage collector, so this one may grow to a bound.
         self.masks: dict[int, npt.NDArray[np.int8]] = {}
 
 
@@ -160,25 +165,29 @@ def _played_bits(tricks: tuple[PlayedTrick, ...], seat: int, plan: _Plan, memo: 
     """The ``played`` block: each seat's cards in the finished tricks, rotated (R27).
 
     The finished tricks change once a trick and are the same for every seat: with a
-    ``memo`` each seat's cards are gathered once per new tuple, and rotated for a seat
-    on its first read.
+    ``memo`` each seat's cards are gathered once per new tuple, from the tuple before
+    plus the one new trick when it extends that tuple, and rotated for a seat on its
+    first read.
     """
-    hit = memo.played.get(id(tricks)) if memo is not None else None
+    hit = memo.played if memo is not None else None
     if hit is not None and hit[0] is tricks:
         cards, rows = hit[1], hit[2]
         bits = rows[seat]
         if bits is not None:
             return bits
     else:
-        cards = [0] * plan.n
-        for plays, _ in tricks:
-            for player, card in plays:
+        if hit is not None and tricks[:-1] == hit[0]:  # one trick more than last time
+            cards = hit[1].copy()
+            for player, card in tricks[-1][0]:
                 cards[player] |= 1 << card
+        else:
+            cards = [0] * plan.n
+            for plays, _ in tricks:
+                for player, card in plays:
+                    cards[player] |= 1 << card
         rows = [None] * plan.n
         if memo is not None:
-            if len(memo.played) >= _CACHE_LIMIT:
-                memo.played.clear()
-            memo.played[id(tricks)] = (tricks, cards, rows)  # the reference keeps the id
+            memo.played = (tricks, cards, rows)
     base = plan.played
     bits = 0
     for player, row in enumerate(plan.rotation[seat]):
@@ -192,7 +201,7 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan, memo: Memo | None) -> t
     folds, exchanges (R12–R23), and the stock's share; with a ``memo``, once per deal
     fields and seat."""
     deal = state.deal_fields
-    hit = memo.deal.get(id(deal)) if memo is not None else None
+    hit = memo.deal if memo is not None else None
     if hit is not None and hit[0] is deal:
         bits = hit[2][seat]
         if bits is not None:
@@ -234,9 +243,7 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan, memo: Memo | None) -> t
     stock = len(deal.pack) / 32
     rows[seat] = bits
     if memo is not None and (hit is None or hit[0] is not deal):
-        if len(memo.deal) >= _CACHE_LIMIT:
-            memo.deal.clear()
-        memo.deal[id(deal)] = (deal, stock, rows)
+        memo.deal = (deal, stock, rows)
     return bits, stock
 
 
@@ -245,7 +252,7 @@ def _game_bits(
 ) -> tuple[int, tuple[float, ...]]:
     """The columns that change once a deal: dealer, forehand, scores; with a ``memo``,
     once per game fields and seat."""
-    hit = memo.game.get(id(game)) if memo is not None else None
+    hit = memo.game if memo is not None else None
     if hit is not None and hit[0] is game:
         rows = hit[1]
         row = rows[seat]
@@ -254,9 +261,7 @@ def _game_bits(
     else:
         rows = [None] * plan.n
         if memo is not None:
-            if len(memo.game) >= _CACHE_LIMIT:
-                memo.game.clear()
-            memo.game[id(game)] = (game, rows)
+            memo.game = (game, rows)
     rot = plan.rotation[seat]
     dealer = game.dealer
     goal = 2 * game.rules.start_score
@@ -384,7 +389,9 @@ class Encoder:
         )
         self.masks: npt.NDArray[np.int8] = np.zeros((capacity, NUM_ACTION_IDS), np.int8)
         self.real_columns = self._plan.real_columns
-        self._memo = Memo()
+        # One memo a row: a vector environment keeps game i in row i, so each row's
+        # memo follows one game.
+        self._memos = [Memo() for _ in range(capacity)]
         self.mask_ints: list[int] = []
         """The masks of the last :meth:`encode` as integers (:func:`mask_bits`), by row."""
 
@@ -407,12 +414,12 @@ class Encoder:
         obs_bytes = []
         mask_ints = []
         reals = []
-        for state, seat in zip(states, seats, strict=True):
+        for state, seat, memo in zip(states, seats, self._memos, strict=False):
             if len(state.hand_masks) != n:
                 raise ValueError(
                     f"encode: a {state.num_players}-player state for a {n}-player encoder"
                 )
-            bits, values = observation_bits(state, seat, self._memo)
+            bits, values = observation_bits(state, seat, memo)
             obs_bytes.append(bits.to_bytes(nbytes, "little"))
             mask_ints.append(mask_bits(state, seat))
             reals.append(values)
