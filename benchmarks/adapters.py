@@ -13,8 +13,11 @@ measured on the same machine at the same time:
 * ``view encoding``: :func:`~bohmisch_watten.encoding.observation` plus
   :func:`~bohmisch_watten.encoding.action_mask` of one seat's view (view included);
 * ``fast observation`` / ``fast mask``: :mod:`bohmisch_watten.adapters.fast` for one
-  seat, a new array each; ``fast batch 64``: observations and masks of 64 states in one
-  :class:`~bohmisch_watten.adapters.fast.Encoder` call (per state);
+  seat, a new array each, through 2,000 states of random games in the order they were
+  played (as an environment meets them); ``fast batch 64``: observations and masks of
+  64 states in one :class:`~bohmisch_watten.adapters.fast.Encoder` call (per state),
+  row ``r`` reading the ``r``-th stretch of those states in order, as a vector env's
+  row follows its game;
 * ``openspiel``: applied actions (decisions and chance cards) of
   ``python_bohmisch_watten``, random play, one-deal mode;
 * ``pettingzoo``: AEC steps of ``raw_env`` with masked random actions, ``last()``
@@ -150,10 +153,11 @@ def view_encoding(seconds: float) -> float:
 def fast_observation(seconds: float) -> float:
     from bohmisch_watten.adapters import fast
 
-    # An environment's memo (older trees kept it at module level and take no argument).
-    memo = [fast.Memo()] if hasattr(fast, "Memo") else []
-
     def chunk() -> int:
+        # A new memo each pass: an environment meets each state once, so what a memo
+        # kept from the pass before must not count.  (Older trees kept it at module
+        # level and take no argument.)
+        memo = [fast.Memo()] if hasattr(fast, "Memo") else []
         for i, s in enumerate(STATES):
             fast.encode_observation(s, i & 3, *memo)
         return len(STATES)
@@ -164,9 +168,8 @@ def fast_observation(seconds: float) -> float:
 def fast_mask(seconds: float) -> float:
     from bohmisch_watten.adapters import fast
 
-    memo = [fast.Memo()] if hasattr(fast, "Memo") else []
-
     def chunk() -> int:
+        memo = [fast.Memo()] if hasattr(fast, "Memo") else []  # as for fast_observation
         for i, s in enumerate(STATES):
             fast.encode_mask(s, i & 3, *memo)
         return len(STATES)
@@ -177,13 +180,17 @@ def fast_mask(seconds: float) -> float:
 def fast_batch(seconds: float) -> float:
     from bohmisch_watten.adapters.fast import Encoder
 
-    encoder = Encoder(4, 64)
     seats = [i & 3 for i in range(64)]
+    stretch = len(STATES) // 64
+    # Call k encodes the k-th state of each row's stretch: each row meets the states of
+    # its games in order, once each, as in a vector env.
+    batches = [STATES[k::stretch][:64] for k in range(stretch)]
 
     def chunk() -> int:
-        for k in range(0, len(STATES) - 63, 64):
-            encoder.encode(STATES[k : k + 64], seats)
-        return len(STATES) // 64 * 64
+        encoder = Encoder(4, 64)  # a new memo each pass, as for fast_observation
+        for batch in batches:
+            encoder.encode(batch, seats)
+        return stretch * 64
 
     return timed(seconds, chunk)
 

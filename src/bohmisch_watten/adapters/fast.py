@@ -268,7 +268,7 @@ def _game_bits(
     scores = game.scores
     row = (
         1 << plan.dealer + rot[dealer] | 1 << plan.forehand + rot[left_of(dealer, plan.n)],  # R2
-        tuple(min(max(scores[s], 0), goal) / goal for s in plan.order[seat]),
+        tuple([min(max(scores[s], 0), goal) / goal for s in plan.order[seat]]),
     )
     rows[seat] = row
     return row
