@@ -135,6 +135,24 @@ def test_seeds_make_episodes_repeatable() -> None:
     ]
 
 
+def test_episodes_after_a_seed_draw_on_from_it() -> None:
+    """reset(seed) seeds one generator; the episodes of reset() after it draw on from
+    that generator: the same sequence after the same seed, a new deal each time."""
+
+    def deals(env: WattenEnv, seed: int) -> list[tuple[int, ...]]:
+        env.reset(seed=seed)
+        hands = [env.game_state.hand_masks]
+        for _ in range(4):
+            env.reset()
+            hands.append(env.game_state.hand_masks)
+        return hands
+
+    first = deals(WattenEnv(4), 21)
+    assert first == deals(WattenEnv(4), 21)
+    assert len(set(first)) == len(first)  # every episode a new shuffle
+    assert deals(WattenEnv(4), 22) != first
+
+
 def test_ansi_render_shows_the_learning_seat_only() -> None:
     env = WattenEnv(2, seat=1, render_mode="ansi")
     env.reset(seed=1)

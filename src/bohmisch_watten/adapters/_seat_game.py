@@ -43,9 +43,11 @@ class SeatGame:
         self.state = start
         self.rng = random.Random()
 
-    def reset(self, rng: random.Random) -> None:
-        """A new episode from :attr:`start`, drawing every shuffle and bot move from ``rng``."""
-        self.rng = rng
+    def reset(self, rng: random.Random | None = None) -> None:
+        """A new episode from :attr:`start`, drawing every shuffle and bot move from
+        ``rng``, or on from the generator of the episode before if it is None."""
+        if rng is not None:
+            self.rng = rng
         self.state = self.start
         self.advance()
 

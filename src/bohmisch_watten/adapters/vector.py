@@ -18,7 +18,9 @@ the vector env behaves exactly as ``gymnasium.vector.SyncVectorEnv`` over N of t
 same seeds, same observations, rewards and infos, step for step (a test checks it):
 
 * **Seeds**: ``reset(seed=s)`` seeds game ``i`` with ``s + i``; a list gives one seed
-  per game; None draws fresh seeds.
+  per game (None in it: that game's generator as it is); without a seed each game
+  draws on from its generator (a fresh one at the first reset), as does every
+  autoreset.
 * **Autoreset**: Gymnasium 1.x's default, ``AutoresetMode.NEXT_STEP``
   (``metadata["autoreset_mode"]``): the step after a game's episode ended resets that
   game, ignores its action and returns its first observation with reward 0.
@@ -109,12 +111,14 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     # ------------------------------------------------------------------ helpers
 
     def _restart(self, i: int, seed: int | None) -> None:
-        """Game ``i`` from its start, seeded as ``WattenEnv.reset(seed=seed)`` would be."""
-        generator = self._generators[i]
-        if seed is not None or generator is None:
+        """Game ``i`` from its start, seeded as ``WattenEnv.reset(seed=seed)`` would be:
+        a new generator for a seed (or the first time), else the one before, drawn on."""
+        if seed is not None or self._generators[i] is None:
             generator, _ = seeding.np_random(seed)
             self._generators[i] = generator
-        self.games[i].reset(random.Random(int(generator.integers(2**62))))
+            self.games[i].reset(random.Random(int(generator.integers(2**62))))
+        else:
+            self.games[i].reset()
 
     def _observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         encoder = self._encoder
