@@ -297,7 +297,10 @@ def vector_games_rate(seconds: float) -> float:
                     mask ^= low
                 _, terminated, truncated = game.play(ids[rng.randrange(len(ids))])
                 if terminated or truncated:
-                    game.reset(random.Random(rng.getrandbits(62)))
+                    try:  # as the env's autoreset: on from the episode's generator
+                        game.reset()
+                    except TypeError:  # older trees: a new generator every episode
+                        game.reset(random.Random(rng.getrandbits(62)))
         return 20 * len(games)
 
     return timed(seconds, chunk)
