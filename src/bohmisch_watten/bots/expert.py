@@ -360,6 +360,7 @@ class ExpertBot:
         evaluate = self._play_values if play else self._exchange_values
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         memo: dict[object, list[float]] = {}
+        judge = self._judge(view)
         proposals = self.proposals if self.inference else 1
         while True:
             batch = count if deadline is None else _BATCH
@@ -373,7 +374,7 @@ class ExpertBot:
                 )
                 values = memo.get(key)
                 if values is None:
-                    values = memo[key] = evaluate(view, world, candidates)
+                    values = memo[key] = evaluate(view, world, candidates, judge)
                 rows.append(values)
             if deadline is None or time.perf_counter() >= deadline:
                 break
@@ -394,6 +395,11 @@ class ExpertBot:
         return [action for action, _ in ranked[: self.max_candidates]] + folds
 
     # ------------------------------------------------------------------ world values
+
+    def _judge(self, view: PlayerView) -> _Judge:
+        """What a result is worth at this decision: one judge for all its worlds, so
+        the race model is built once and its values are remembered across worlds."""
+        return _Judge(view.scores, view.player, view.rules, self._race(view))
 
     def _race(self, view: PlayerView) -> bool:
         """Whether this decision is valued by the race model rather than by points.
@@ -416,11 +422,17 @@ class ExpertBot:
         return not near[me] and any(near)
 
     def _play_values(
-        self, view: PlayerView, world: GameState, candidates: Sequence[Action]
+        self,
+        view: PlayerView,
+        world: GameState,
+        candidates: Sequence[Action],
+        judge: _Judge | None = None,
     ) -> list[float]:
-        """The solved value of each candidate card in one world (R24–R32)."""
+        """The solved value of each candidate card in one world (R24–R32); ``judge``
+        is :meth:`_judge` of ``view``, made here if not given."""
         me = view.player
-        judge = _Judge(view.scores, me, view.rules, self._race(view))
+        if judge is None:
+            judge = self._judge(view)
         found = _solve(world, me, judge.rows(world), self.others)
         active = view.num_players - sum(view.folded)
         weight = self.rollout_weight if active > 2 else 0.0
@@ -447,11 +459,17 @@ class ExpertBot:
         return out
 
     def _exchange_values(
-        self, view: PlayerView, world: GameState, candidates: Sequence[Action]
+        self,
+        view: PlayerView,
+        world: GameState,
+        candidates: Sequence[Action],
+        judge: _Judge | None = None,
     ) -> list[float]:
-        """Each candidate applied in one world, the exchange finished, the play solved."""
+        """Each candidate applied in one world, the exchange finished, the play solved
+        (``judge`` as for :meth:`_play_values`)."""
         me = view.player
-        judge = _Judge(view.scores, me, view.rules, self._race(view))
+        if judge is None:
+            judge = self._judge(view)
         out = []
         for action in candidates:
             if self.leaf == "rollout":
