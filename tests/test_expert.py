@@ -357,6 +357,7 @@ def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> N
         ({"respond": "yes"}, TypeError, "respond"),
         ({"race_near": "yes"}, TypeError, "race_near"),
         ({"race_near": 2}, TypeError, "race_near"),
+        ({"race_both": "no"}, TypeError, "race_both"),
         ({"fold_bonus": "x"}, TypeError, "fold_bonus"),
         ({"fold_bonus": 11}, ValueError, "fold_bonus"),
         ({"rollout_weight": 1.5}, ValueError, "rollout_weight"),
@@ -693,9 +694,13 @@ def test_race_near_values_by_the_race_only_when_another_seat_may_end_the_game(
             not folded and score <= reach
             for score, folded in zip(state.scores, state.folded, strict=True)
         ]
-        expected = not near[view.player] and any(near)
+        others = any(near[s] for s in range(len(near)) if s != view.player)
+        expected = not near[view.player] and others
         bot = ExpertBot(race_near=True, max_candidates=3)
         assert bot._race(view) is expected
+        # race_both: also where the bot may reach the goal too (a race of two or more)
+        assert ExpertBot(race_both=True)._race(view) is others
+        assert ExpertBot(race_near=False, race_both=True)._race(view) is False
         world = view.sample_state(random.Random(seed))
         candidates = bot.candidates(view)
         same = ExpertBot(race=expected, race_near=False, max_candidates=3)

@@ -207,6 +207,10 @@ class ExpertBot:
             tricks, ten points with Hearts doubled), and by points the others.  Then
             what counts is to stop that seat, which the bot's own points do not see: a
             fold, worth 0 points, lets the others share the deal's tricks.
+        race_both: with ``race_near``, whether to value by the race also the deals in
+            which the bot may reach the goal too (R31, R34: every seat that reaches it
+            in the deal that ends the game wins): then the bot's own points see the
+            bonus of its reaching the goal but not the loss of another seat's.
     """
 
     samples: int = attrs.field(default=40, validator=positive_count)
@@ -224,6 +228,7 @@ class ExpertBot:
     evidence: float = attrs.field(default=0.5, validator=_weight)
     exchange_confidence: float = attrs.field(default=1.0, validator=_confidence)
     race_near: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
+    race_both: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -406,7 +411,8 @@ class ExpertBot:
 
         Always with ``race``; with ``race_near`` in a deal in which another seat may
         reach the goal and the bot may not (R29–R31: five tricks, doubled with Hearts):
-        then what counts is stopping that seat, which points toward zero do not see.
+        then what counts is stopping that seat, which points toward zero do not see;
+        with ``race_both`` too also where the bot may reach it as well.
         """
         if self.race:
             return True
@@ -419,7 +425,8 @@ class ExpertBot:
             not folded and reached_goal(score + min(row), rules)
             for score, row, folded in zip(view.scores, table, view.folded, strict=True)
         ]
-        return not near[me] and any(near)
+        others = any(near[s] for s in range(len(near)) if s != me)
+        return others and (not near[me] or self.race_both)
 
     def _play_values(
         self,
