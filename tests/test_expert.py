@@ -685,7 +685,9 @@ def test_race_near_values_by_the_race_only_when_another_seat_may_end_the_game(
 ) -> None:
     """``race_near``: the race's value in a deal in which another seat in it may reach the
     goal (five tricks, ten points with Hearts doubled: R29-R31) and the bot may not; the
-    points' value otherwise, world by world."""
+    points' value otherwise, world by world.  ``race_both``: also where the bot may
+    reach it too (R34)."""
+    contested = 0
     for seed in range(6):
         state = _decision_from(scores, seed, phase)
         view = view_of(state)
@@ -707,5 +709,13 @@ def test_race_near_values_by_the_race_only_when_another_seat_may_end_the_game(
         assert bot.world_values(view, world, candidates) == same.world_values(
             view, world, candidates
         )
+        both = ExpertBot(race_both=True, max_candidates=3)
+        by_race = ExpertBot(race=others, race_near=False, max_candidates=3)
+        assert both.world_values(view, world, candidates) == by_race.world_values(
+            view, world, candidates
+        )
+        contested += near[view.player] and others
+    if sorted(scores)[1] <= 5:  # two seats near: some view sees a race of both
+        assert contested
     assert ExpertBot(race_near=False)._race(view) is False
     assert ExpertBot(race=True)._race(view) is True

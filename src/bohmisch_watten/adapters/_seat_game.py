@@ -42,12 +42,15 @@ class SeatGame:
         self.opponents = opponents
         self.state = start
         self.rng = random.Random()
+        self.seeded = False
+        """Whether a :meth:`reset` has handed this game its generator yet."""
 
     def reset(self, rng: random.Random | None = None) -> None:
         """A new episode from :attr:`start`, drawing every shuffle and bot move from
         ``rng``, or on from the generator of the episode before if it is None."""
         if rng is not None:
             self.rng = rng
+            self.seeded = True
         self.state = self.start
         self.advance()
 

@@ -90,7 +90,6 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.observation_space = spaces.Box(0.0, 1.0, (observation_size(n),), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTION_IDS)
         self._done = False
-        self._seeded = False
         self._mask = 0
         self._memo = Memo()
 
@@ -126,9 +125,8 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         tenth of a short episode's time.
         """
         super().reset(seed=seed)
-        if seed is not None or not self._seeded:
+        if seed is not None or not self._game.seeded:
             self._game.reset(random.Random(int(self.np_random.integers(2**62))))
-            self._seeded = True
         else:
             self._game.reset()
         self._done = False

@@ -103,7 +103,6 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._encoder = Encoder(n, self.num_envs)
-        self._seeded = [False] * self.num_envs  # whether game i has a generator yet
         self._autoreset = np.zeros(self.num_envs, np.bool_)
         self._seats = [first.seat] * self.num_envs
         self._masks: list[int] = [0] * self.num_envs
@@ -113,9 +112,8 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
     def _restart(self, i: int, seed: int | None) -> None:
         """Game ``i`` from its start, seeded as ``WattenEnv.reset(seed=seed)`` would be:
         a new generator for a seed (or the first time), else the one before, drawn on."""
-        if seed is not None or not self._seeded[i]:
+        if seed is not None or not self.games[i].seeded:
             generator, _ = seeding.np_random(seed)
-            self._seeded[i] = True
             self.games[i].reset(random.Random(int(generator.integers(2**62))))
         else:
             self.games[i].reset()

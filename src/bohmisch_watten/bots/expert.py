@@ -411,8 +411,8 @@ class ExpertBot:
 
         Always with ``race``; with ``race_near`` in a deal in which another seat may
         reach the goal and the bot may not (R29–R31: five tricks, doubled with Hearts):
-        then what counts is stopping that seat, which points toward zero do not see;
-        with ``race_both`` too also where the bot may reach it as well.
+        then what counts is stopping that seat, which points toward zero do not see.
+        With ``race_both`` as well, also where the bot may reach the goal too.
         """
         if self.race:
             return True
