@@ -25,7 +25,9 @@ measured on the same machine at the same time:
 * ``gymnasium vs random`` / ``vs heuristic``: ``WattenEnv`` steps with masked random
   actions (the three bots' moves happen inside each step);
 * ``vector N=64``: steps (games × calls) of ``make_vec(..., vectorization_mode=
-  "vector_entry_point")`` against RandomBots; ``vector games only``: the same 64
+  "vector_entry_point")`` against RandomBots; ``vector self-play N=64``: the same with
+  ``opponents="self"``, every step a learner's decision of the seat to act (no bot moves
+  in between); ``vector games only``: the same 64
   episodes stepped with random legal ids and reset when they end, without encoding any
   observation (the masks' integers only), the ceiling of ``vector N=64`` that no
   encoding could pass; ``async 2``: Gymnasium's
@@ -277,6 +279,24 @@ def vector_rate(seconds: float) -> float:
     return timed(seconds, chunk)
 
 
+def vector_self_play_rate(seconds: float) -> float:
+    envs = gymnasium.make_vec(
+        ENV_ID, num_envs=64, vectorization_mode="vector_entry_point", opponents="self"
+    )
+    _, infos = envs.reset(seed=5)
+    rng = np.random.default_rng(5)
+    box: dict[str, Any] = {"infos": infos}
+
+    def chunk() -> int:
+        infos = box["infos"]
+        for _ in range(20):
+            _, _, _, _, infos = envs.step(random_ids(infos["action_mask"], rng))
+        box["infos"] = infos
+        return 20 * 64
+
+    return timed(seconds, chunk)
+
+
 def vector_games_rate(seconds: float) -> float:
     from bohmisch_watten.adapters.fast import mask_bits
 
@@ -367,6 +387,7 @@ def main() -> None:
         ("gymnasium vs random", "steps/s", gymnasium_rate("random")),
         ("gymnasium vs heuristic", "steps/s", gymnasium_rate("heuristic")),
         ("vector N=64", "steps/s", vector_rate),
+        ("vector self-play N=64", "steps/s", vector_self_play_rate),
         ("vector games only", "steps/s", vector_games_rate),
         ("async 2", "steps/s", async_rate),
     ]

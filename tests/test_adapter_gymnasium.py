@@ -205,3 +205,71 @@ def test_a_non_integer_action_is_a_type_error(action: object) -> None:
     env.reset(seed=0)
     with pytest.raises(TypeError, match="action"):
         env.step(action)
+
+
+@pytest.mark.filterwarnings(CHECKER_WARNINGS)
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("mode", ["deal", "game"])
+def test_check_env_in_self_play(players: int, mode: str) -> None:
+    env = WattenEnv(players, mode=mode, max_deals=3, opponents="self")
+    assert env.seat is None
+    assert env.opponents == {}
+    check_env(env)
+
+
+def self_play_episode(env: WattenEnv, seed: int) -> list[tuple[int, float, np.ndarray]]:
+    """A masked random policy for every seat; per step (actor, reward, every seat's).
+
+    Checks on every step that the observation is the acting seat's own view encoding
+    (R13, R23: nothing another seat holds) and that ``info["seat"]`` is the seat to act.
+    """
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    steps = []
+    done = False
+    while not done:
+        state = env.game_state
+        seat = info["seat"]
+        assert seat == state.current_player == env.seat_to_act
+        assert obs.tolist() == pytest.approx(observation(state.view(seat)))
+        assert info["action_mask"].sum() == len(state.legal_actions())
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert reward == info["rewards"][seat]
+        steps.append((seat, reward, info["rewards"]))
+        done = terminated or truncated
+    # Over: the last acting seat's observation.
+    assert info["seat"] == steps[-1][0]
+    assert obs.tolist() == pytest.approx(observation(env.game_state.view(info["seat"])))
+    return steps
+
+
+@pytest.mark.rule("R13", "R29", "R30", "R32")
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_self_play_steps_every_seat_on_its_own_view_and_pays_all_seats(players: int) -> None:
+    for seed in range(3):
+        env = WattenEnv(players, opponents="self")
+        steps = self_play_episode(env, seed)
+        assert {actor for actor, _, _ in steps} == set(range(players))
+        totals = np.sum([every for _, _, every in steps], axis=0)
+        assert totals.tolist() == [20 - score for score in env.game_state.scores]
+        # One step posts the deal; every earlier one pays nobody.
+        assert all(not every.any() for _, _, every in steps[:-1])
+
+
+@pytest.mark.rule("R34")
+def test_self_play_of_a_whole_game_pays_every_seat_its_return() -> None:
+    env = WattenEnv(3, mode="game", max_deals=500, opponents="self")
+    steps = self_play_episode(env, 4)
+    assert env.game_state.is_terminal
+    assert steps[-1][2].tolist() == list(env.game_state.returns())
+
+
+def test_an_illegal_id_in_self_play_costs_the_acting_seat_only() -> None:
+    env = WattenEnv(3, opponents=" self ")
+    _, info = env.reset(seed=2)
+    seat = info["seat"]
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal"]) == (-1.0, True, True)
+    assert info["rewards"].tolist() == [-1.0 if s == seat else 0.0 for s in range(3)]

@@ -17,6 +17,7 @@ from bohmisch_watten.adapters.fast import bot_action  # noqa: E402
 from bohmisch_watten.adapters.gymnasium import ENV_ID, WattenEnv  # noqa: E402
 from bohmisch_watten.adapters.vector import WattenVectorEnv  # noqa: E402
 from bohmisch_watten.bots import HeuristicBot, RandomBot  # noqa: E402
+from bohmisch_watten.encoding import observation  # noqa: E402
 
 from game_strategies import policy  # noqa: E402
 
@@ -39,6 +40,8 @@ def assert_same(ours: tuple[Any, ...], theirs: tuple[Any, ...]) -> None:
         {"players": 3, "mode": "game", "max_deals": 3, "opponents": "random,heuristic"},
         {"players": "2", "rules": "must_head=false", "seat": "1"},
         {"players": 4, "rules": {"schleck": "none"}},
+        {"players": 4, "opponents": "self"},
+        {"players": 3, "mode": "game", "max_deals": 3, "opponents": "self"},
     ],
 )
 def test_it_steps_exactly_as_sync_vector_env(kwargs: dict[str, Any]) -> None:
@@ -164,3 +167,27 @@ def test_steps_leave_almost_nothing_alive() -> None:
     finally:
         gc.enable()
     assert left < 100 * 32 * 2, left
+
+
+@pytest.mark.rule("R13", "R23")
+def test_self_play_rows_are_the_acting_seats_own_views() -> None:
+    """In self-play each row is the encoding of the view of its game's seat to act —
+    nothing of another seat's hand — and ``infos["seat"]`` names that seat."""
+    envs = WattenVectorEnv(6, players=3, opponents="self")
+    obs, infos = envs.reset(seed=11)
+    rng = np.random.default_rng(11)
+    ended = np.zeros(6, np.bool_)
+    seats_seen: set[int] = set()
+    for _ in range(60):
+        for i, game in enumerate(envs.games):
+            seat = int(infos["seat"][i])
+            if not ended[i]:
+                assert seat == game.state.current_player
+                seats_seen.add(seat)
+            assert obs[i].tolist() == pytest.approx(observation(game.state.view(seat)))
+        obs, _, terminated, truncated, infos = envs.step(random_ids(infos["action_mask"], rng))
+        ended = terminated | truncated
+        if "rewards" in infos:
+            live = infos["_rewards"]
+            assert (infos["rewards"][live].sum(axis=1) != 0).sum() <= ended.sum()
+    assert seats_seen == {0, 1, 2}

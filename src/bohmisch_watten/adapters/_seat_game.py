@@ -1,14 +1,16 @@
-"""Internal: one learning seat against bots, the episode shared by Gymnasium's envs.
+"""Internal: the episode of Gymnasium's envs, one learning seat against bots or self-play.
 
 :class:`~bohmisch_watten.adapters.gymnasium.WattenEnv` runs one of these and the vector
 environment of :mod:`~bohmisch_watten.adapters.vector` runs N; both then encode the
-seat's observation with :mod:`~bohmisch_watten.adapters.fast`, so one game and a batch
-of games cannot disagree on what an episode is or pays.
+acting seat's observation with :mod:`~bohmisch_watten.adapters.fast`, so one game and a
+batch of games cannot disagree on what an episode is or pays.  In self-play
+(``opponents="self"``) every seat is the learner: only shuffles happen in between.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Final, TypeAlias
 
 from ..bots import Bot
 from ..state import GameState, new_game
@@ -17,7 +19,13 @@ from ._episodes import deal_over, deal_rewards
 from ._positions import deal_start
 from .fast import action_for, bot_action
 
-__all__ = ["SeatGame"]
+__all__ = ["SELF_PLAY", "Paid", "SeatGame"]
+
+SELF_PLAY: Final = "self"
+"""The ``opponents`` value that makes every seat the learner."""
+
+Paid: TypeAlias = tuple[float, ...] | None
+"""Every seat's reward of a step, None when all are 0 (most steps)."""
 
 
 class SeatGame:
@@ -25,15 +33,21 @@ class SeatGame:
 
     Args:
         start: the state each episode starts from.
-        seat: the learning seat.
+        seat: the learning seat, or None: every seat learns (self-play), and
+            :attr:`to_act` says whose decision the episode waits for.
         mode: ``"deal"`` (one deal, pays minus the seat's score change, R29–R32) or
             ``"game"`` (pays ``returns()[seat]`` at the end, R34).
         max_deals: the deal cap of a whole game (truncation).
-        opponents: the bot of every other seat.
+        opponents: the bot of every other seat (none in self-play).
     """
 
     def __init__(
-        self, start: GameState, seat: int, mode: str, max_deals: int, opponents: dict[int, Bot]
+        self,
+        start: GameState,
+        seat: int | None,
+        mode: str,
+        max_deals: int,
+        opponents: dict[int, Bot],
     ) -> None:
         self.start = start
         self.seat = seat
@@ -44,6 +58,9 @@ class SeatGame:
         self.rng = random.Random()
         self.seeded = False
         """Whether a :meth:`reset` has handed this game its generator yet."""
+        self.to_act = 0 if seat is None else seat
+        """The seat whose decision the episode waits for (the learning seat, or in
+        self-play the seat to act; once the episode is over, the one that acted last)."""
 
     def reset(self, rng: random.Random | None = None) -> None:
         """A new episode from :attr:`start`, drawing every shuffle and bot move from
@@ -64,45 +81,50 @@ class SeatGame:
         """Whether ``state`` is past the deal cap (a whole game is truncated there)."""
         return state.deal_number - self.start.deal_number >= self.max_deals
 
-    def pay(self, before: GameState, after: GameState) -> float:
-        """The seat's reward for the step from ``before`` to ``after``."""
+    def pay(self, before: GameState, after: GameState) -> Paid:
+        """Every seat's reward for the step from ``before`` to ``after``; None for all 0."""
         if self.deal_mode:
-            return deal_rewards(before, after)[self.seat] if deal_over(before, after) else 0.0
-        return after.returns()[self.seat] if after.is_terminal else 0.0
+            return deal_rewards(before, after) if deal_over(before, after) else None
+        return after.returns() if after.is_terminal else None
 
-    def advance(self) -> float:
-        """Shuffles and bot moves until the seat is to act or the episode ends."""
+    def advance(self) -> Paid:
+        """Shuffles and bot moves until a learner is to act or the episode ends; what
+        they paid every seat (None: nothing)."""
         state = self.state
         if self.ended(state) or self.capped(state):
-            return 0.0
+            return None
         return self._bots_move(state)
 
-    def _bots_move(self, state: GameState) -> float:
+    def _bots_move(self, state: GameState) -> Paid:
         """:meth:`advance` from ``state``, known not to end the episode."""
-        reward = 0.0
+        paid = None
         seat, rng, bots = self.seat, self.rng, self.opponents
         while True:
             mover = state.current_player
-            if mover == seat:
-                break
             if mover is None:  # a chance node: the end of a game was caught below (R34)
                 after = state.apply(state.sample_chance(rng))
+            elif mover == seat:
+                break
+            elif seat is None:  # self-play: every seat is the learner
+                self.to_act = mover
+                break
             else:
                 after = state.apply(bot_action(bots[mover], state, mover, rng))
             # The game fields change once a deal, when its points are posted (R28): only
             # then can the episode pay, end or reach the cap.
             if after.game_fields is not state.game_fields:
-                reward += self.pay(state, after)
+                paid = _add(paid, self.pay(state, after))
                 state = after
                 if self.ended(state) or self.capped(state):
                     break
             else:
                 state = after
         self.state = state
-        return reward
+        return paid
 
-    def play(self, index: int) -> tuple[float, bool, bool]:
-        """Play the legal id ``index``, then the bots: ``(reward, terminated, truncated)``.
+    def play(self, index: int) -> tuple[Paid, bool, bool]:
+        """Play the legal id ``index`` for :attr:`to_act`, then the bots (or shuffles):
+        ``(every seat's reward or None for all 0, terminated, truncated)``.
 
         Paying, ending and the cap all follow the game fields, which change only when
         a deal's points are posted (R28): a step that leaves them as they were pays 0
@@ -113,15 +135,15 @@ class SeatGame:
         after = state.apply(action_for(state, index))
         if after.game_fields is game:
             self.state = after
-            reward = self._bots_move(after)
+            paid = self._bots_move(after)
         else:
-            reward = self.pay(state, after)
+            paid = self.pay(state, after)
             self.state = after
-            reward += self.advance()
+            paid = _add(paid, self.advance())
         if self.state.game_fields is game:
-            return reward, False, False
+            return paid, False, False
         terminated = self.ended(self.state)
-        return reward, terminated, not terminated and self.capped(self.state)
+        return paid, terminated, not terminated and self.capped(self.state)
 
     @classmethod
     def build(
@@ -149,4 +171,15 @@ class SeatGame:
             raise TypeError(f"position must be a position text, got {type(position).__name__}")
         max_deals = count_argument(max_deals, "max_deals", 1)
         start = deal_start(n, rules, position) if mode == "deal" else new_game(n, rules=rules)
+        if isinstance(opponents, str) and opponents.strip() == SELF_PLAY:
+            return cls(start, None, mode, max_deals, {})
         return cls(start, seat, mode, max_deals, opponent_bots(n, seat, opponents))
+
+
+def _add(paid: Paid, more: Paid) -> Paid:
+    """Two rewards per seat added, None standing for all 0."""
+    if more is None:
+        return paid
+    if paid is None:
+        return more
+    return tuple([a + b for a, b in zip(paid, more, strict=True)])

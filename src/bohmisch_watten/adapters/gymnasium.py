@@ -1,7 +1,7 @@
 """Böhmisch Watten as a single-agent Gymnasium environment (extra ``[gymnasium]``).
 
-One learning seat plays against bots; importing this module registers it as
-``BohmischWatten-v0``:
+One learning seat plays against bots, or one policy plays every seat (self-play);
+importing this module registers it as ``BohmischWatten-v0``:
 
 >>> import gymnasium
 >>> import bohmisch_watten.adapters.gymnasium
@@ -26,6 +26,13 @@ One learning seat plays against bots; importing this module registers it as
   (``"heuristic"``, ``"search:rollouts=60"``, or ``"random,heuristic,random"``), one
   per other seat in seat order, or one for all; they see their own views only.
   Shuffles and bots draw from one :class:`random.Random` seeded by ``reset(seed=...)``.
+* **Self-play** (``opponents="self"``): every seat is the learner and each step is the
+  decision of the seat to act; the observation and mask are that seat's own (its view's
+  encoding, nothing more), ``info["seat"]`` says which seat it is and ``info["rewards"]``
+  holds every seat's reward of the step (a deal's points are posted on one seat's step
+  but pay all of them).  The step's reward is the one of the seat that chose the
+  action; ``seat`` is not used.  Once the episode is over, the observation is the last
+  acting seat's.
 * **Configuration as text**: ``rules`` is a :class:`Rules`, the rules notation
   (``"must_head=false,schleck=none"``) or a dict of fields; ``players``, ``seat`` and
   ``max_deals`` may be digit strings, as a YAML or Hydra config passes them.  A bad
@@ -51,7 +58,7 @@ from ..encoding import observation_size
 from ..rules import Rules
 from ..state import GameState
 from ._episodes import action_index
-from ._seat_game import SeatGame
+from ._seat_game import Paid, SeatGame
 from .fast import Memo, mask_array, mask_bits, observation_row
 
 __all__ = ["ENV_ID", "WattenEnv"]
@@ -82,7 +89,8 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._game = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.seat = self._game.seat
+        self.seat: int | None = self._game.seat
+        """The learning seat; None in self-play (every seat learns)."""
         self.mode = mode
         self.max_deals = self._game.max_deals
         self.render_mode = render_mode
@@ -99,6 +107,12 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._game.opponents
 
     @property
+    def seat_to_act(self) -> int:
+        """The seat whose observation the last reset or step returned (the learning
+        seat; in self-play the seat to act, or once the episode is over the last one)."""
+        return self._game.to_act
+
+    @property
     def game_state(self) -> GameState:
         """The full state of the game (it knows every card: do not show it to the agent)."""
         return self._game.state
@@ -106,11 +120,21 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
     # ------------------------------------------------------------------ helpers
 
     def _observe(self) -> tuple[np.ndarray, dict[str, Any]]:
-        state, seat = self._game.state, self.seat
+        state, seat = self._game.state, self._game.to_act
         # The mask's integer is kept: the next step checks its action against it.
         self._mask = mask_bits(state, seat)
         memo = self._memo
-        return observation_row(state, seat, memo), {"action_mask": mask_array(self._mask, memo)}
+        info: dict[str, Any] = {"action_mask": mask_array(self._mask, memo)}
+        if self.seat is None:
+            info["seat"] = seat
+        return observation_row(state, seat, memo), info
+
+    def _paid(self, paid: Paid, info: dict[str, Any], actor: int) -> float:
+        """The step's reward (the actor's), every seat's in ``info`` in self-play."""
+        if self.seat is None:
+            n = self._game.start.num_players
+            info["rewards"] = np.array(paid if paid is not None else (0.0,) * n, np.float64)
+        return 0.0 if paid is None else paid[actor]
 
     # ---------------------------------------------------------------- the API
 
@@ -144,21 +168,25 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         index = action if type(action) is int else action_index(action)
+        actor = self._game.to_act
         if not (0 <= index < NUM_ACTION_IDS and self._mask >> index & 1):
             self._done = True
             obs, info = self._observe()
             info["illegal"] = True
-            return obs, -1.0, True, False, info
-        reward, terminated, truncated = self._game.play(index)
+            seats = range(self._game.start.num_players)
+            fine = tuple([-1.0 if s == actor else 0.0 for s in seats])
+            return obs, self._paid(fine, info, actor), True, False, info
+        paid, terminated, truncated = self._game.play(index)
         self._done = terminated or truncated
         obs, info = self._observe()
-        return obs, reward, terminated, truncated, info
+        return obs, self._paid(paid, info, actor), terminated, truncated, info
 
     def render(self) -> str | None:
-        """``str(view)`` of the learning seat: its table (``render_mode="ansi"``), else None."""
+        """``str(view)`` of the learning seat (in self-play, of :attr:`seat_to_act`): its
+        table (``render_mode="ansi"``), else None."""
         if self.render_mode != "ansi":
             return None
-        return str(self._game.state.view(self.seat))
+        return str(self._game.state.view(self._game.to_act))
 
 
 if ENV_ID not in gymnasium.registry:

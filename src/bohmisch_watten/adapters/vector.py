@@ -28,6 +28,11 @@ same seeds, same observations, rewards and infos, step for step (a test checks i
 * **Infos**: ``infos["action_mask"]`` (N × 99, int8) with ``infos["_action_mask"]``;
   ``infos["illegal"]`` and ``infos["_illegal"]`` when a game was ended by an illegal id
   (reward −1, as in :class:`WattenEnv`).
+* **Self-play** (``opponents="self"``, as in :class:`WattenEnv`): each game's row is
+  the observation of its seat to act, ``infos["seat"]`` (N, int64) says which, and
+  ``infos["rewards"]`` (N × players) holds every seat's reward of the step; the
+  returned reward is the one of the seat that chose the action.  No bot moves between
+  two steps, so every step is a learner's decision.
 * **Returned arrays** are fresh copies, safe to keep.
 """
 
@@ -96,7 +101,10 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             for _ in range(self.num_envs - 1)
         ]
         n = first.start.num_players
+        self._players = n
         self.seat = first.seat
+        self.self_play = first.seat is None
+        """Whether every seat is the learner (``opponents="self"``)."""
         self.render_mode = None
         self.single_observation_space = spaces.Box(0.0, 1.0, (observation_size(n),), np.float32)
         self.single_action_space = spaces.Discrete(NUM_ACTION_IDS)
@@ -104,7 +112,6 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._encoder = Encoder(n, self.num_envs)
         self._autoreset = np.zeros(self.num_envs, np.bool_)
-        self._seats = [first.seat] * self.num_envs
         self._masks: list[int] = [0] * self.num_envs
 
     # ------------------------------------------------------------------ helpers
@@ -120,11 +127,16 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
 
     def _observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         encoder = self._encoder
-        observations, masks = encoder.encode([g.state for g in self.games], self._seats)
+        seats = [g.to_act for g in self.games]
+        observations, masks = encoder.encode([g.state for g in self.games], seats)
         # The masks' integers are kept: the next step checks each action against them.
         self._masks = encoder.mask_ints
         everyone = np.ones(self.num_envs, np.bool_)
-        return observations.copy(), {"action_mask": masks.copy(), "_action_mask": everyone}
+        infos = {"action_mask": masks.copy(), "_action_mask": everyone}
+        if self.self_play:
+            infos["seat"] = np.array(seats, np.int64)
+            infos["_seat"] = everyone.copy()
+        return observations.copy(), infos
 
     # ---------------------------------------------------------------- the API
 
@@ -182,6 +194,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         terminated = [False] * n
         truncated = [False] * n
         illegal: list[int] = []
+        paid: dict[int, tuple[float, ...]] = {}  # every seat's rewards, where not all 0
         autoreset = self._autoreset.tolist()
         masks = self._masks  # each game's mask as of the last observation
         for i, (game, action) in enumerate(zip(self.games, ids.tolist(), strict=True)):
@@ -189,12 +202,17 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 self._restart(i, None)
                 continue
             index = action if type(action) is int else action_index(action)
+            actor = game.to_act
             if not (0 <= index < NUM_ACTION_IDS and masks[i] >> index & 1):
                 illegal.append(i)
                 rewards[i] = -1.0
                 terminated[i] = True
+                paid[i] = tuple([-1.0 if s == actor else 0.0 for s in range(self._players)])
                 continue
-            rewards[i], terminated[i], truncated[i] = game.play(index)
+            given, terminated[i], truncated[i] = game.play(index)
+            if given is not None:
+                rewards[i] = given[actor]
+                paid[i] = given
         ended = np.array(terminated, np.bool_)
         cut = np.array(truncated, np.bool_)
         self._autoreset = ended | cut
@@ -204,4 +222,10 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             flags[illegal] = True
             infos["illegal"] = flags
             infos["_illegal"] = flags.copy()
+        if self.self_play and not all(autoreset):  # a reset pays nothing: no rewards
+            every = np.zeros((n, self._players), np.float64)
+            for i, given in paid.items():
+                every[i] = given
+            infos["rewards"] = every
+            infos["_rewards"] = ~np.array(autoreset, np.bool_)
         return observations, np.array(rewards, np.float64), ended, cut, infos
