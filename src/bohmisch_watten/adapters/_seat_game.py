@@ -87,6 +87,11 @@ class SeatGame:
             return deal_rewards(before, after) if deal_over(before, after) else None
         return after.returns() if after.is_terminal else None
 
+    def fined(self) -> tuple[float, ...]:
+        """Every seat's reward when :attr:`to_act` gave an illegal id: −1 for it alone."""
+        actor = self.to_act
+        return tuple([-1.0 if s == actor else 0.0 for s in range(self.start.num_players)])
+
     def advance(self) -> Paid:
         """Shuffles and bot moves until a learner is to act or the episode ends; what
         they paid every seat (None: nothing)."""

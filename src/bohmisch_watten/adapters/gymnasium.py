@@ -173,9 +173,7 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
             self._done = True
             obs, info = self._observe()
             info["illegal"] = True
-            seats = range(self._game.start.num_players)
-            fine = tuple([-1.0 if s == actor else 0.0 for s in seats])
-            return obs, self._paid(fine, info, actor), True, False, info
+            return obs, self._paid(self._game.fined(), info, actor), True, False, info
         paid, terminated, truncated = self._game.play(index)
         self._done = terminated or truncated
         obs, info = self._observe()

@@ -207,7 +207,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 illegal.append(i)
                 rewards[i] = -1.0
                 terminated[i] = True
-                paid[i] = tuple([-1.0 if s == actor else 0.0 for s in range(self._players)])
+                paid[i] = game.fined()
                 continue
             given, terminated[i], truncated[i] = game.play(index)
             if given is not None:
