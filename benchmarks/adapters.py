@@ -263,25 +263,11 @@ def random_ids(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(noise.argmax(axis=1))
 
 
-def vector_rate(seconds: float) -> float:
-    envs = gymnasium.make_vec(ENV_ID, num_envs=64, vectorization_mode="vector_entry_point")
-    _, infos = envs.reset(seed=5)
-    rng = np.random.default_rng(5)
-    box: dict[str, Any] = {"infos": infos}
-
-    def chunk() -> int:
-        infos = box["infos"]
-        for _ in range(20):
-            _, _, _, _, infos = envs.step(random_ids(infos["action_mask"], rng))
-        box["infos"] = infos
-        return 20 * 64
-
-    return timed(seconds, chunk)
-
-
-def vector_self_play_rate(seconds: float) -> float:
+def vector_rate(seconds: float, opponents: str | None = None) -> float:
+    """Steps of the vector env (64 games) with masked random ids, against
+    ``opponents`` (RandomBots by default; ``"self"``: self-play)."""
     envs = gymnasium.make_vec(
-        ENV_ID, num_envs=64, vectorization_mode="vector_entry_point", opponents="self"
+        ENV_ID, num_envs=64, vectorization_mode="vector_entry_point", opponents=opponents
     )
     _, infos = envs.reset(seed=5)
     rng = np.random.default_rng(5)
@@ -387,7 +373,7 @@ def main() -> None:
         ("gymnasium vs random", "steps/s", gymnasium_rate("random")),
         ("gymnasium vs heuristic", "steps/s", gymnasium_rate("heuristic")),
         ("vector N=64", "steps/s", vector_rate),
-        ("vector self-play N=64", "steps/s", vector_self_play_rate),
+        ("vector self-play N=64", "steps/s", lambda seconds: vector_rate(seconds, "self")),
         ("vector games only", "steps/s", vector_games_rate),
         ("async 2", "steps/s", async_rate),
     ]
