@@ -118,7 +118,9 @@ class SeatGame:
             # The game fields change once a deal, when its points are posted (R28): only
             # then can the episode pay, end or reach the cap.
             if after.game_fields is not state.game_fields:
-                paid = _add(paid, self.pay(state, after))
+                # Only a step that ends the episode pays (a deal's posting in deal mode,
+                # the game's end in game mode), so nothing paid before is overwritten.
+                paid = self.pay(state, after)
                 state = after
                 if self.ended(state) or self.capped(state):
                     break
@@ -144,7 +146,8 @@ class SeatGame:
         else:
             paid = self.pay(state, after)
             self.state = after
-            paid = _add(paid, self.advance())
+            if paid is None:  # a step that pays ends the episode: nothing more moves
+                paid = self.advance()
         if self.state.game_fields is game:
             return paid, False, False
         terminated = self.ended(self.state)
@@ -179,12 +182,3 @@ class SeatGame:
         if isinstance(opponents, str) and opponents.strip() == SELF_PLAY:
             return cls(start, None, mode, max_deals, {})
         return cls(start, seat, mode, max_deals, opponent_bots(n, seat, opponents))
-
-
-def _add(paid: Paid, more: Paid) -> Paid:
-    """Two rewards per seat added, None standing for all 0."""
-    if more is None:
-        return paid
-    if paid is None:
-        return more
-    return tuple([a + b for a, b in zip(paid, more, strict=True)])

@@ -194,7 +194,8 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         terminated = [False] * n
         truncated = [False] * n
         illegal: list[int] = []
-        paid: dict[int, tuple[float, ...]] = {}  # every seat's rewards, where not all 0
+        paid: dict[int, tuple[float, ...]] = {}  # self-play: every seat's, where not all 0
+        self_play = self.self_play
         autoreset = self._autoreset.tolist()
         masks = self._masks  # each game's mask as of the last observation
         for i, (game, action) in enumerate(zip(self.games, ids.tolist(), strict=True)):
@@ -207,12 +208,14 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 illegal.append(i)
                 rewards[i] = -1.0
                 terminated[i] = True
-                paid[i] = game.fined()
+                if self_play:
+                    paid[i] = game.fined()
                 continue
             given, terminated[i], truncated[i] = game.play(index)
             if given is not None:
                 rewards[i] = given[actor]
-                paid[i] = given
+                if self_play:
+                    paid[i] = given
         ended = np.array(terminated, np.bool_)
         cut = np.array(truncated, np.bool_)
         self._autoreset = ended | cut
@@ -222,7 +225,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             flags[illegal] = True
             infos["illegal"] = flags
             infos["_illegal"] = flags.copy()
-        if self.self_play and not all(autoreset):  # a reset pays nothing: no rewards
+        if self_play and not all(autoreset):  # a reset pays nothing: no rewards
             every = np.zeros((n, self._players), np.float64)
             for i, given in paid.items():
                 every[i] = given
