@@ -13,7 +13,12 @@ expert's search in the one world that is real:
 * ``--sees all``: in the exchange and the fold (R18–R21) and in card play (R24–R27)
   it knows every hand and the order of the stock, so it knows what it would draw;
 * ``--sees play``: it decides the exchange and the fold as the fair expert does, from
-  its view, and sees every hand in card play only.
+  its view, and sees every hand in card play only;
+* ``--sees hands``: it sees every hand, in the exchange and the fold too, but not the
+  order of the stock: each exchange or fold is valued in ``--stocks`` worlds with the
+  true hands and the stock shuffled anew (the cards it looked at in the ritual, R13,
+  stay at the bottom).  That is the most any inference of the opponents' hands from
+  their actions could give the exchange and the fold.
 
 The games are played in the duplicate format: game ``g`` deals the same shuffles
 whichever seat the seer holds, and the seer takes each seat in turn.  Each line prints
@@ -29,6 +34,8 @@ import argparse
 import multiprocessing
 import random
 import time
+
+import attrs
 
 from bohmisch_watten import GameState, new_game
 from bohmisch_watten.actions import Action
@@ -48,11 +55,37 @@ def seer_action(
     if len(legal) == 1:
         return legal[0]
     view = state.view(seat)
+    if sees == "hands" and state.phase is Phase.EXCHANGE:
+        worlds = [reshuffled_stock(state, rng) for _ in range(STOCKS)]
+        totals = [0.0] * len(legal)
+        for world in worlds:
+            for i, value in enumerate(seer.world_values(view, world, legal)):
+                totals[i] += value
+        return legal[max(range(len(legal)), key=totals.__getitem__)]
     looks = state.phase is Phase.PLAY or (sees == "all" and state.phase is Phase.EXCHANGE)
     if not looks:  # the cut, or a fair exchange
         return fair.choose(view, rng)
     values = seer.world_values(view, state, legal)
     return legal[max(range(len(legal)), key=values.__getitem__)]
+
+
+STOCKS = 40
+"""Worlds per exchange decision of ``--sees hands`` (the fair expert's ``exchange_samples``)."""
+
+
+def reshuffled_stock(state: GameState, rng: random.Random) -> GameState:
+    """``state`` with the stock's order drawn anew: every hand stays true (R18–R20).
+
+    The bottom cards the ritual turned up (R13: one per look not taken, the last cards
+    of the stock) stay where they are; the rest of the stock is shuffled.
+    """
+    fields = state.deal_fields
+    kept = sum(1 for _, _, taken in fields.cut if not taken)
+    pack = list(fields.pack)
+    free = pack[: len(pack) - kept] if kept else pack
+    rng.shuffle(free)
+    stock = tuple(free + pack[len(pack) - kept :]) if kept else tuple(free)
+    return attrs.evolve(state, deal_fields=fields._replace(pack=stock))
 
 
 def game_start(
@@ -143,7 +176,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--opponent", default="search", help="the other seats' bot spec")
-    parser.add_argument("--sees", default="all", choices=("all", "play"))
+    parser.add_argument("--sees", default="all", choices=("all", "play", "hands"))
     parser.add_argument("--games", type=int, default=100, help="deal sequences (x seats)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
