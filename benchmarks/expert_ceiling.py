@@ -15,7 +15,7 @@ expert's search in the one world that is real:
 * ``--sees play``: it decides the exchange and the fold as the fair expert does, from
   its view, and sees every hand in card play only;
 * ``--sees hands``: it sees every hand, in the exchange and the fold too, but not the
-  order of the stock: each exchange or fold is valued in ``--stocks`` worlds with the
+  order of the stock: each exchange or fold is valued in :data:`STOCKS` worlds with the
   true hands and the stock shuffled anew (the cards it looked at in the ritual, R13,
   stay at the bottom).  That is the most any inference of the opponents' hands from
   their actions could give the exchange and the fold.
@@ -81,11 +81,10 @@ def reshuffled_stock(state: GameState, rng: random.Random) -> GameState:
     """
     fields = state.deal_fields
     kept = sum(1 for _, _, taken in fields.cut if not taken)
-    pack = list(fields.pack)
-    free = pack[: len(pack) - kept] if kept else pack
+    bottom = len(fields.pack) - kept
+    free = list(fields.pack[:bottom])
     rng.shuffle(free)
-    stock = tuple(free + pack[len(pack) - kept :]) if kept else tuple(free)
-    return attrs.evolve(state, deal_fields=fields._replace(pack=stock))
+    return attrs.evolve(state, deal_fields=fields._replace(pack=(*free, *fields.pack[bottom:])))
 
 
 def game_start(
