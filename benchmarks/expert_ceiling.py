@@ -34,10 +34,11 @@ import argparse
 import multiprocessing
 import random
 import time
+from collections.abc import Callable
 
 import attrs
 
-from bohmisch_watten import GameState, new_game
+from bohmisch_watten import Fold, GameState, new_game
 from bohmisch_watten.actions import Action
 from bohmisch_watten.arena.stats import wilson_interval
 from bohmisch_watten.bots import Bot, ExpertBot, make_bot
@@ -113,16 +114,45 @@ def one_game(task: tuple[int, int, int, str, str, int]) -> tuple[bool, bool]:
     return seat in state.winners, seat in state.losers
 
 
+CardRow = tuple[int, bool, float, float]
+"""``(trick, follows, regret, heuristic's regret)`` of one card play with a choice."""
+ExchangeRow = tuple[bool, bool, bool, float, bool]
+"""``(fold allowed, the expert folded, the seer folds, regret, first)`` of one exchange
+decision; ``first``: no other seat had decided yet, so there was nothing to infer from."""
+
+
+def hands_values(
+    state: GameState, seer: ExpertBot, legal: list[Action], rng: random.Random
+) -> list[float]:
+    """The seer's mean value of each of ``legal`` in :data:`STOCKS` worlds with every
+    hand true and the stock shuffled anew (``--sees hands``)."""
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    totals = [0.0] * len(legal)
+    for _ in range(STOCKS):
+        world = reshuffled_stock(state, rng)
+        for i, value in enumerate(seer.world_values(view, world, legal)):
+            totals[i] += value
+    return [total / STOCKS for total in totals]
+
+
 def regret_game(
     task: tuple[int, int, int, str, str, int, str],
-) -> list[tuple[int, bool, float, float]]:
-    """``(trick, follows, regret, heuristic's regret)`` for every card play with a choice
-    by the fair expert; the heuristic's is that of the card the heuristic would have
-    played in its place."""
+) -> tuple[list[CardRow], list[ExchangeRow]]:
+    """The fair expert's regrets in one game, by the seer's values.
+
+    For every card play with a choice, the seer's value of its best card less that of
+    the expert's card and less that of the heuristic's card.  For every exchange or
+    fold with a choice (R18–R21), the value, to the seer who sees every hand but not
+    the stock's order, of its best action less that of the expert's: the best is picked
+    in one set of :data:`STOCKS` worlds and both are valued in another.
+    """
     g, seat, players, opponent, _, seed, spec = task
     chance, rng, bot, seer, state = game_start(g, seat, players, opponent, seed)
     fair = make_bot(spec)
-    rows: list[tuple[int, bool, float, float]] = []
+    rows: list[CardRow] = []
+    exchanges: list[ExchangeRow] = []
     while not state.is_terminal:
         if state.is_chance_node:
             state = state.apply(state.sample_chance(chance))
@@ -134,7 +164,7 @@ def regret_game(
             state = state.apply(bot.choose(view, rng))
             continue
         action = fair.choose(view, rng)
-        legal = state.legal_actions()
+        legal = list(state.legal_actions())
         if state.phase is Phase.PLAY and len(legal) > 1:
             values = seer.world_values(view, state, legal)
             best = max(values)
@@ -147,12 +177,27 @@ def regret_game(
                     best - values[legal.index(usual)],
                 )
             )
+        elif state.phase is Phase.EXCHANGE and len(legal) > 1:
+            # The seer's best is chosen in one set of worlds and judged in another, so
+            # the noise that made it look best does not count as regret.
+            chosen = hands_values(state, seer, legal, rng)
+            top = max(range(len(legal)), key=chosen.__getitem__)
+            values = hands_values(state, seer, legal, rng)
+            exchanges.append(
+                (
+                    Fold() in legal,
+                    isinstance(action, Fold),
+                    isinstance(legal[top], Fold),
+                    values[top] - values[legal.index(action)],
+                    all(view.exchange_counts[q] < 0 and not view.folded[q] for q in range(players)),
+                )
+            )
         state = state.apply(action)
-    return rows
+    return rows, exchanges
 
 
-def print_regrets(rows: list[tuple[int, bool, float, float]], games: int) -> None:
-    """The table of ``--regret``: per trick, leads then follows."""
+def print_regrets(rows: list[CardRow], games: int) -> None:
+    """The card-play table of ``--regret``: per trick, leads then follows."""
     total = sum(row[2] for row in rows)
     print(f"{len(rows)} card plays with a choice in {games} games; regret {total:.1f} in all")
     print("trick  play     plays  not the best  mean regret  share  heuristic's regret")
@@ -171,6 +216,29 @@ def print_regrets(rows: list[tuple[int, bool, float, float]], games: int) -> Non
             )
 
 
+def print_exchange_regrets(rows: list[ExchangeRow], games: int) -> None:
+    """The exchange table of ``--regret``: by what the expert did and the seer would."""
+    total = sum(row[3] for row in rows)
+    print(f"{len(rows)} exchanges or folds with a choice in {games} games; regret {total:.1f}")
+    print(f"{'decision':42s}  count  mean regret  share")
+    kinds: tuple[tuple[str, Callable[[ExchangeRow], bool]], ...] = (
+        ("no fold allowed: exchange, decides first", lambda r: not r[0] and r[4]),
+        ("no fold allowed: exchange, decides later", lambda r: not r[0] and not r[4]),
+        ("both play (the exchange may differ)", lambda r: r[0] and not r[1] and not r[2]),
+        ("the expert plays, the seer folds", lambda r: r[0] and not r[1] and r[2]),
+        ("the expert folds, the seer plays", lambda r: r[0] and r[1] and not r[2]),
+        ("both fold", lambda r: r[0] and r[1] and r[2]),
+    )
+    for name, test in kinds:
+        part = [row for row in rows if test(row)]
+        if part:
+            mine = sum(row[3] for row in part)
+            print(
+                f"{name:42s}  {len(part):5d}  {mine / len(part):11.3f}"
+                f"  {mine / total if total else 0.0:5.1%}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
@@ -180,7 +248,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
-        "--regret", action="store_true", help="the fair expert's card-play regret, per trick"
+        "--regret",
+        action="store_true",
+        help="the fair expert's regret: per trick in card play, by kind in the exchange",
     )
     parser.add_argument("--expert", default="expert", help="the fair expert of --regret")
     args = parser.parse_args()
@@ -190,13 +260,16 @@ def main() -> None:
         for seat in range(args.players)
     ]
     if args.regret:
+        rows: list[CardRow] = []
+        exchanges: list[ExchangeRow] = []
         with multiprocessing.Pool(args.jobs) as pool:
-            rows = [
-                row
-                for game in pool.imap_unordered(regret_game, [(*t, args.expert) for t in tasks])
-                for row in game
-            ]
+            for cards, swaps in pool.imap_unordered(
+                regret_game, [(*t, args.expert) for t in tasks]
+            ):
+                rows += cards
+                exchanges += swaps
         print_regrets(rows, len(tasks))
+        print_exchange_regrets(exchanges, len(tasks))
         return
     wins = losses = done = 0
     start = time.perf_counter()

@@ -25,7 +25,7 @@ from bohmisch_watten.bots import (
 )
 from bohmisch_watten.bots._race import RaceValue
 from bohmisch_watten.bots.expert import GAME_BONUS
-from bohmisch_watten.bots.policy import choose_play, rank_exchanges
+from bohmisch_watten.bots.policy import choose_exchange, choose_play, rank_exchanges
 from bohmisch_watten.cards import DECK, Suit
 from bohmisch_watten.position import Position
 from bohmisch_watten.solver import solve
@@ -364,6 +364,8 @@ def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> N
         ({"rollout_weight": "half"}, TypeError, "rollout_weight"),
         ({"exchange_confidence": -0.5}, ValueError, "exchange_confidence"),
         ({"exchange_confidence": "1"}, TypeError, "exchange_confidence"),
+        ({"opponent_fold_bias": "x"}, TypeError, "opponent_fold_bias"),
+        ({"opponent_fold_bias": -11}, ValueError, "opponent_fold_bias"),
     ],
 )
 def test_budget_validators_name_the_field(
@@ -423,6 +425,73 @@ def test_a_player_who_kept_his_hand_is_inferred_strong() -> None:
     weights = [math.exp(x - max(logs)) for x in logs]
     weighted = sum(s * w for s, w in zip(strength, weights, strict=True)) / sum(weights)
     assert weighted > sum(strength) / len(strength)
+
+
+@pytest.mark.rule("R21")
+def test_a_player_who_may_fold_and_plays_is_inferred_stronger_when_folds_are_common() -> None:
+    """With a negative ``fold_bias`` staying in proves more: the worlds where a seat that
+    could have folded played on hold stronger hands than under the heuristic's rule."""
+    rng = random.Random(5)
+    bot = HeuristicBot()
+    state = new_game(4)
+    found = 0
+    while found < 3:
+        if state.is_terminal:
+            state = new_game(4)
+            continue
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        view = view_of(state)
+        state = state.apply(bot.choose(view, rng))
+        if view.phase is not Phase.PLAY or view.played_tricks or view.trick_plays:
+            continue
+        stayed = [
+            s
+            for s in range(4)
+            if s not in (view.player, view.dealer)
+            and not view.folded[s]
+            and inference._fold_allowed(view, s)
+        ]
+        if not stayed:
+            continue
+        q = stayed[0]
+        trump = view.trump_index >> 3
+        means = []
+        for bias in (0.0, -1.3):
+            model = attrs.evolve(inference.DEFAULT_MODEL, fold_bias=bias)
+            worlds, logs = _weighted(view, model)
+            strength = [
+                sum(inference._VALUE[trump][c] for c in bits(w.hand_masks[q])) for w in worlds
+            ]
+            weights = [math.exp(x - max(logs)) for x in logs]
+            means.append(sum(s * w for s, w in zip(strength, weights, strict=True)) / sum(weights))
+        assert means[1] > means[0]
+        found += 1
+
+
+@pytest.mark.rule("R21")
+def test_fold_at_moves_the_heuristics_fold_threshold() -> None:
+    """Rule 3 of the policy folds above ``fold_at``: −10 folds wherever R21 allows, +10
+    never, and the exchange leaf of the expert finishes the others' decisions so."""
+    checked = 0
+    for seed in range(6):
+        state = decision_state(seed, Phase.EXCHANGE, fold=True)
+        me, legal, trump_card = state.current_player, state.legal_actions(), state.trump_card
+        assert me is not None
+        assert trump_card is not None
+        hand = state.hands[me]
+        assert choose_exchange(hand, legal, trump_card, fold_at=-10) == Fold()
+        assert choose_exchange(hand, legal, trump_card, fold_at=10) != Fold()
+        for fold_at, folds in ((-10.0, True), (10.0, False)):
+            start = state.apply(rank_exchanges(hand, legal, trump_card)[0][0])
+            end = expert._finish_exchange(start, fold_at)
+            for seat in range(4):
+                if seat != me and start.exchange_counts[seat] < 0 and not start.folded[seat]:
+                    allowed = inference._fold_allowed(end.view(me), seat)
+                    assert end.folded[seat] is (folds and allowed)
+                    checked += allowed
+    assert checked > 0
 
 
 def test_likelihood_reads_only_the_world_and_public_facts() -> None:

@@ -211,6 +211,12 @@ class ExpertBot:
             which the bot may reach the goal too (R31, R34: every seat that reaches it
             in the deal that ends the game wins): then the bot's own points see the
             bonus of its reaching the goal but not the loss of another seat's.
+        opponent_fold_bias: how readily the other seats are assumed to fold (R21): the
+            heuristic's expected points of a hand at which they fold, both in weighing
+            the worlds (the ``fold_bias`` of
+            :class:`~bohmisch_watten.bots.inference.OpponentModel`) and in finishing the
+            exchange after a candidate.  0 is :class:`HeuristicBot`'s rule (fold a
+            hand that expects to gain); :class:`SearchBot` folds already at about −1.3.
     """
 
     samples: int = attrs.field(default=40, validator=positive_count)
@@ -229,6 +235,7 @@ class ExpertBot:
     exchange_confidence: float = attrs.field(default=1.0, validator=_confidence)
     race_near: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     race_both: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
+    opponent_fold_bias: float = attrs.field(default=0.0, validator=_points_value)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -367,9 +374,10 @@ class ExpertBot:
         memo: dict[object, list[float]] = {}
         judge = self._judge(view)
         proposals = self.proposals if self.inference else 1
+        model = attrs.evolve(DEFAULT_MODEL, fold_bias=self.opponent_fold_bias)
         while True:
             batch = count if deadline is None else _BATCH
-            worlds = draw_worlds(view, rng, batch, batch * proposals, DEFAULT_MODEL, self.evidence)
+            worlds = draw_worlds(view, rng, batch, batch * proposals, model, self.evidence)
             for world in worlds:
                 # Card play depends on the hands only; the exchange also on the stock.
                 key = (
@@ -483,7 +491,7 @@ class ExpertBot:
                 end = _rollout(world.apply(action))
                 out.append(judge.after(end.scores))
                 continue
-            state = _finish_exchange(world.apply(action))
+            state = _finish_exchange(world.apply(action), self.opponent_fold_bias)
             folds = state.folded[me]
             if folds and judge.race is None:
                 out.append(judge.after(view.scores))  # R29: a folded seat scores nothing
@@ -640,14 +648,15 @@ def _selfish_pick(state: GameState) -> int:
     return min(card for card, value in own.items() if value == target)
 
 
-def _finish_exchange(state: GameState) -> GameState:
-    """Let the heuristic decide the other seats' exchanges, up to the first card (R18)."""
+def _finish_exchange(state: GameState, fold_at: float = 0.0) -> GameState:
+    """Let the heuristic decide the other seats' exchanges, up to the first card (R18);
+    they fold when their hand's expected gain is above ``fold_at`` (R21)."""
     while state.phase is Phase.EXCHANGE:
         legal = state.legal_actions()
         seat = state.current_player
         assert seat is not None
         hand = state.hands[seat]
-        state = state.apply(decide(Phase.EXCHANGE, legal, hand, (), state.trump_card))
+        state = state.apply(decide(Phase.EXCHANGE, legal, hand, (), state.trump_card, fold_at))
     return state
 
 

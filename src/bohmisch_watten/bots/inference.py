@@ -15,7 +15,10 @@ such evidence.  Here the model of an opponent is the club player's strategy of
   included.  Because that value adds up card by card, the normaliser over all subsets
   is a sum of elementary symmetric polynomials, computed exactly;
 * **fold** (R21): folding, where R21 allows it, with probability
-  ``sigmoid(gain / fold_temperature)`` of the heuristic's expected points of the hand;
+  ``sigmoid((gain - fold_bias) / fold_temperature)`` of the heuristic's expected points
+  of the hand: the heuristic folds when it expects to gain points (``fold_bias=0``);
+  :class:`~bohmisch_watten.bots.SearchBot` folds half the hands that expect to lose
+  1.3 points (``benchmarks/opponent_folds.py``);
 * **play** (R24–R27): the heuristic's card with probability ``1 - play_noise``, every
   other legal card an equal share of ``play_noise``.  What a play proves by the rules
   (a void, a card that would have headed, R25) the sampler already excludes.
@@ -76,11 +79,15 @@ class OpponentModel:
         exchange_temperature: softness of the exchange choice, in expected tricks.
         fold_temperature: softness of the fold, in expected points.
         play_noise: the probability of a card other than the heuristic's.
+        fold_bias: the heuristic's expected points of a hand at which the opponent
+            folds half the time (R21, R29): 0 for the heuristic itself, which folds a
+            hand that expects to gain; negative for a player who folds more.
     """
 
     exchange_temperature: float = 0.1
     fold_temperature: float = 0.3
     play_noise: float = 0.2
+    fold_bias: float = 0.0
 
 
 DEFAULT_MODEL: Final = OpponentModel()
@@ -152,7 +159,7 @@ def _exchange_log_p(
         for v in kept:
             none *= 1.0 - v
         gain = _NO_TRICK * none - sum(kept)  # policy.expected_gain of the best exchange
-        p_fold = 1.0 / (1.0 + math.exp(-gain / model.fold_temperature))
+        p_fold = 1.0 / (1.0 + math.exp((model.fold_bias - gain) / model.fold_temperature))
         p_fold = min(max(p_fold, 1e-6), 1 - 1e-6)
         out += math.log(p_fold if folded else 1.0 - p_fold)
     if folded:

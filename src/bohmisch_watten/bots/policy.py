@@ -107,13 +107,20 @@ def _hand_values(hand: Sequence[Card], action: Exchange, trump_card: Card) -> li
     return values + [draw] * drawn
 
 
-def choose_exchange(hand: Sequence[Card], legal: Sequence[Action], trump_card: Card) -> Action:
-    """Rules 2 and 3: the best exchange, or a fold when that hand expects to gain (R18–R21)."""
+def choose_exchange(
+    hand: Sequence[Card], legal: Sequence[Action], trump_card: Card, fold_at: float = 0.0
+) -> Action:
+    """Rules 2 and 3: the best exchange, or a fold when that hand expects to gain (R18–R21).
+
+    ``fold_at`` moves rule 3's threshold: the hand is folded when its expected gain is
+    above it, so a negative value folds more (a model of a player who does, see
+    :class:`~bohmisch_watten.bots.inference.OpponentModel`).
+    """
     ranked = rank_exchanges(hand, legal, trump_card)
     best = ranked[0][0]
     assert isinstance(best, Exchange)
     fold = next((a for a in legal if isinstance(a, Fold)), None)
-    if fold is not None and expected_gain(_hand_values(hand, best, trump_card)) > 0:
+    if fold is not None and expected_gain(_hand_values(hand, best, trump_card)) > fold_at:
         return fold
     return best
 
@@ -155,6 +162,7 @@ def decide(
     hand: Sequence[Card],
     trick: Sequence[tuple[int, Card]],
     trump_card: Card | None,
+    fold_at: float = 0.0,
 ) -> Action:
     """The heuristic's action in ``phase`` from what the seat to act knows.
 
@@ -165,12 +173,13 @@ def decide(
             elsewhere, so fast callers need not build it).
         trick: the current trick, leader first.
         trump_card: the turned-up trump card (None only during the cut).
+        fold_at: rule 3's threshold (:func:`choose_exchange`).
     """
     if len(legal) == 1:
         return legal[0]
     if phase is Phase.CUT or trump_card is None:
         return choose_cut(legal)
     if phase is Phase.EXCHANGE:
-        return choose_exchange(hand, legal, trump_card)
+        return choose_exchange(hand, legal, trump_card, fold_at)
     cards = [action.card for action in legal if isinstance(action, PlayCard)]
     return PlayCard(choose_play(cards, trick, trump_card.suit))
