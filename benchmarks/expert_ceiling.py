@@ -116,9 +116,10 @@ def one_game(task: tuple[int, int, int, str, str, int]) -> tuple[bool, bool]:
 
 CardRow = tuple[int, bool, float, float]
 """``(trick, follows, regret, heuristic's regret)`` of one card play with a choice."""
-ExchangeRow = tuple[bool, bool, bool, float, bool]
-"""``(fold allowed, the expert folded, the seer folds, regret, first)`` of one exchange
-decision; ``first``: no other seat had decided yet, so there was nothing to infer from."""
+ExchangeRow = tuple[bool, bool, bool, float, bool, bool, float]
+"""``(fold allowed, the expert folded, the seer folds, regret, first, dealer,
+heuristic's regret)`` of one exchange decision; ``first``: no other seat had decided
+yet, so there was nothing to infer from; ``dealer``: the seat is the dealer (R19)."""
 
 
 def hands_values(
@@ -183,6 +184,7 @@ def regret_game(
             chosen = hands_values(state, seer, legal, rng)
             top = max(range(len(legal)), key=chosen.__getitem__)
             values = hands_values(state, seer, legal, rng)
+            usual = decide(state.phase, legal, view.hand, view.trick, view.trump_card)
             exchanges.append(
                 (
                     Fold() in legal,
@@ -190,6 +192,8 @@ def regret_game(
                     isinstance(legal[top], Fold),
                     values[top] - values[legal.index(action)],
                     all(view.exchange_counts[q] < 0 and not view.folded[q] for q in range(players)),
+                    seat == state.dealer,
+                    values[top] - values[legal.index(usual)],
                 )
             )
         state = state.apply(action)
@@ -220,10 +224,11 @@ def print_exchange_regrets(rows: list[ExchangeRow], games: int) -> None:
     """The exchange table of ``--regret``: by what the expert did and the seer would."""
     total = sum(row[3] for row in rows)
     print(f"{len(rows)} exchanges or folds with a choice in {games} games; regret {total:.1f}")
-    print(f"{'decision':42s}  count  mean regret  share")
+    print(f"{'decision':42s}  count  mean regret  share  heuristic's regret")
     kinds: tuple[tuple[str, Callable[[ExchangeRow], bool]], ...] = (
         ("no fold allowed: exchange, decides first", lambda r: not r[0] and r[4]),
-        ("no fold allowed: exchange, decides later", lambda r: not r[0] and not r[4]),
+        ("no fold allowed: the dealer's exchange", lambda r: not r[0] and r[5]),
+        ("no fold allowed: exchange, decides later", lambda r: not r[0] and not r[4] and not r[5]),
         ("both play (the exchange may differ)", lambda r: r[0] and not r[1] and not r[2]),
         ("the expert plays, the seer folds", lambda r: r[0] and not r[1] and r[2]),
         ("the expert folds, the seer plays", lambda r: r[0] and r[1] and not r[2]),
@@ -233,9 +238,10 @@ def print_exchange_regrets(rows: list[ExchangeRow], games: int) -> None:
         part = [row for row in rows if test(row)]
         if part:
             mine = sum(row[3] for row in part)
+            usual = sum(row[6] for row in part) / len(part)
             print(
                 f"{name:42s}  {len(part):5d}  {mine / len(part):11.3f}"
-                f"  {mine / total if total else 0.0:5.1%}"
+                f"  {mine / total if total else 0.0:5.1%}  {usual:18.3f}"
             )
 
 
