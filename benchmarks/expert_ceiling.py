@@ -18,7 +18,12 @@ expert's search in the one world that is real:
   order of the stock: each exchange or fold is valued in :data:`STOCKS` worlds with the
   true hands and the stock shuffled anew (the cards it looked at in the ritual, R13,
   stay at the bottom).  That is the most any inference of the opponents' hands from
-  their actions could give the exchange and the fold.
+  their actions could give the exchange and the fold, and a loose bound: knowing every
+  hand also tells which cards are left in the stock.
+
+``--regret`` plays the fair expert instead and prints what its decisions cost by the
+seer's values: per trick in card play (the seer in the true deal), and by kind in the
+exchange and the fold (the ``--sees hands`` seer).
 
 The games are played in the duplicate format: game ``g`` deals the same shuffles
 whichever seat the seer holds, and the seer takes each seat in turn.  Each line prints
