@@ -62,12 +62,8 @@ def seer_action(
         return legal[0]
     view = state.view(seat)
     if sees == "hands" and state.phase is Phase.EXCHANGE:
-        worlds = [reshuffled_stock(state, rng) for _ in range(STOCKS)]
-        totals = [0.0] * len(legal)
-        for world in worlds:
-            for i, value in enumerate(seer.world_values(view, world, legal)):
-                totals[i] += value
-        return legal[max(range(len(legal)), key=totals.__getitem__)]
+        means = hands_values(state, seer, list(legal), rng)
+        return legal[max(range(len(legal)), key=means.__getitem__)]
     looks = state.phase is Phase.PLAY or (sees == "all" and state.phase is Phase.EXCHANGE)
     if not looks:  # the cut, or a fair exchange
         return fair.choose(view, rng)
