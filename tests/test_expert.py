@@ -494,6 +494,28 @@ def test_fold_at_moves_the_heuristics_fold_threshold() -> None:
     assert checked > 0
 
 
+@pytest.mark.rule("R21")
+@pytest.mark.parametrize("leaf", ["respond", "rollout"])
+def test_the_expert_hands_its_fold_bias_to_the_worlds_and_the_leaf(
+    monkeypatch: pytest.MonkeyPatch, leaf: str
+) -> None:
+    """``opponent_fold_bias`` reaches the opponent model and the exchange's leaf."""
+    view = view_of(decision_state(4, Phase.EXCHANGE, fold=True))
+    models: list[float] = []
+    leaves: list[float] = []
+    draw, finish, rollout = expert.draw_worlds, expert._finish_exchange, expert._rollout
+    monkeypatch.setattr(expert, "draw_worlds", lambda *a: models.append(a[4].fold_bias) or draw(*a))
+    monkeypatch.setattr(
+        expert, "_finish_exchange", lambda s, f=0.0: leaves.append(f) or finish(s, f)
+    )
+    monkeypatch.setattr(expert, "_rollout", lambda s, f=0.0: leaves.append(f) or rollout(s, f))
+    attrs.evolve(FAST, opponent_fold_bias=-1.3, leaf=leaf).choose(view, random.Random(1))
+    assert models
+    assert set(models) == {-1.3}
+    assert leaves
+    assert set(leaves) == {-1.3}
+
+
 def test_likelihood_reads_only_the_world_and_public_facts() -> None:
     state = decision_state(6, Phase.PLAY)
     view = view_of(state)

@@ -215,8 +215,9 @@ class ExpertBot:
             heuristic's expected points of a hand at which they fold, both in weighing
             the worlds (the ``fold_bias`` of
             :class:`~bohmisch_watten.bots.inference.OpponentModel`) and in finishing the
-            exchange after a candidate.  0 is :class:`HeuristicBot`'s rule (fold a
-            hand that expects to gain); :class:`SearchBot` folds already at about −1.3.
+            exchange after a candidate, whatever the ``leaf``.  0 is
+            :class:`HeuristicBot`'s rule (fold a hand that expects to gain);
+            :class:`SearchBot` folds already at about −1.3.
     """
 
     samples: int = attrs.field(default=40, validator=positive_count)
@@ -488,7 +489,7 @@ class ExpertBot:
         out = []
         for action in candidates:
             if self.leaf == "rollout":
-                end = _rollout(world.apply(action))
+                end = _rollout(world.apply(action), self.opponent_fold_bias)
                 out.append(judge.after(end.scores))
                 continue
             state = _finish_exchange(world.apply(action), self.opponent_fold_bias)
@@ -660,8 +661,9 @@ def _finish_exchange(state: GameState, fold_at: float = 0.0) -> GameState:
     return state
 
 
-def _rollout(state: GameState) -> GameState:
-    """Play to the end of the current deal with the heuristic policy (R18–R29)."""
+def _rollout(state: GameState, fold_at: float = 0.0) -> GameState:
+    """Play to the end of the current deal with the heuristic policy (R18–R29); the
+    exchanges still to come fold above ``fold_at`` (R21, :func:`_finish_exchange`)."""
     deal = state.deal_number
     while not state.is_terminal and state.deal_number == deal and not state.is_chance_node:
         legal = state.legal_actions()
@@ -671,7 +673,7 @@ def _rollout(state: GameState) -> GameState:
         phase = state.phase
         seat = state.current_player
         hand = state.hands[seat] if phase is Phase.EXCHANGE and seat is not None else ()
-        state = state.apply(decide(phase, legal, hand, state.trick, state.trump_card))
+        state = state.apply(decide(phase, legal, hand, state.trick, state.trump_card, fold_at))
     return state
 
 
