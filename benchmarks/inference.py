@@ -69,12 +69,17 @@ def play_games(
 
 def placed(
     kept: list[tuple[PlayerView, GameState]], noise: float, evidence: float, proposals: int
-) -> float:
-    """The share of the opponents' hidden cards the worlds of a variant place right."""
+) -> tuple[float, float]:
+    """The share of the opponents' hidden cards the worlds of a variant place right, and
+    the mean number of distinct worlds among the ``WORLDS`` kept for a view (resampling
+    repeats the heavy ones: few distinct worlds mean a posterior seen through few
+    proposals)."""
     model = attrs.evolve(DEFAULT_MODEL, play_noise=noise)
     shares = []
+    distinct = []
     for view, state in kept:
         worlds = draw_worlds(view, random.Random(1), WORLDS, WORLDS * proposals, model, evidence)
+        distinct.append(len({id(world) for world in worlds}))
         for seat in range(1, state.num_players):
             hidden = state.hand_masks[seat]
             if state.folded[seat] or not hidden:
@@ -83,7 +88,7 @@ def placed(
             shares.append(
                 statistics.mean((w.hand_masks[seat] & hidden).bit_count() / count for w in worlds)
             )
-    return statistics.mean(shares)
+    return statistics.mean(shares), statistics.mean(distinct)
 
 
 def main() -> None:
@@ -101,12 +106,14 @@ def main() -> None:
     for follows, name in ((False, "leads"), (True, "follows")):
         found = matches[follows]
         print(f"the heuristic's card in {name}: {sum(found) / len(found):.1%} of {len(found)}")
-    print(f"uniform worlds: {placed(kept, 0.2, 0.0, 1):.1%} of the hidden cards placed right")
+    share, _ = placed(kept, 0.2, 0.0, 1)
+    print(f"uniform worlds: {share:.1%} of the hidden cards placed right")
     for variant in args.variants.split(","):
         noise, evidence, proposals = variant.split("/")
-        share = placed(kept, float(noise), float(evidence), int(proposals))
+        share, distinct = placed(kept, float(noise), float(evidence), int(proposals))
         print(
-            f"noise {noise}, evidence {evidence}, proposals {proposals}: {share:.1%} placed right"
+            f"noise {noise}, evidence {evidence}, proposals {proposals}: {share:.1%} placed"
+            f" right, {distinct:.1f} distinct worlds of {WORLDS}"
         )
 
 

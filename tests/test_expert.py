@@ -366,6 +366,9 @@ def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> N
         ({"exchange_confidence": "1"}, TypeError, "exchange_confidence"),
         ({"opponent_fold_bias": "x"}, TypeError, "opponent_fold_bias"),
         ({"opponent_fold_bias": -11}, ValueError, "opponent_fold_bias"),
+        ({"opponent_play_noise": 0}, ValueError, "opponent_play_noise"),
+        ({"opponent_play_noise": 1.0}, ValueError, "opponent_play_noise"),
+        ({"opponent_play_noise": "low"}, TypeError, "opponent_play_noise"),
     ],
 )
 def test_budget_validators_name_the_field(
@@ -514,6 +517,20 @@ def test_the_expert_hands_its_fold_bias_to_the_worlds_and_the_leaf(
     assert set(models) == {-1.3}
     assert leaves
     assert set(leaves) == {-1.3}
+
+
+@pytest.mark.rule("R25")
+def test_the_expert_hands_its_play_noise_to_the_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``opponent_play_noise`` is the noise of the model that weighs the worlds."""
+    view = view_of(decision_state(6, Phase.PLAY))
+    noises: list[float] = []
+    draw = expert.draw_worlds
+    monkeypatch.setattr(
+        expert, "draw_worlds", lambda *a: noises.append(a[4].play_noise) or draw(*a)
+    )
+    attrs.evolve(FAST, opponent_play_noise=0.02).choose(view, random.Random(1))
+    assert noises
+    assert set(noises) == {0.02}
 
 
 def test_likelihood_reads_only_the_world_and_public_facts() -> None:

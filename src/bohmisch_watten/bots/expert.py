@@ -107,6 +107,13 @@ def _points_value(instance: object, attribute: attrs.Attribute[float], value: ob
         raise ValueError(f"ExpertBot.{attribute.name} must be from -10 to 10, got {value}")
 
 
+def _noise(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"ExpertBot.{attribute.name} must be a number, got {value!r:.20}")
+    if not 0 < value < 1:  # a probability whose logarithm and complement's are taken
+        raise ValueError(f"ExpertBot.{attribute.name} must be between 0 and 1, got {value}")
+
+
 def _confidence(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"ExpertBot.{attribute.name} must be a number, got {value!r:.20}")
@@ -218,6 +225,11 @@ class ExpertBot:
             exchange after a candidate, whatever the ``leaf``.  0 is
             :class:`HeuristicBot`'s rule (fold a hand that expects to gain);
             :class:`SearchBot` folds already at about −1.3.
+        opponent_play_noise: the probability that an opponent plays a card other than
+            the heuristic's (R24–R27), in weighing the worlds (the ``play_noise`` of
+            :class:`~bohmisch_watten.bots.inference.OpponentModel`): lower trusts each
+            play more, right against :class:`HeuristicBot`, whose every card is the
+            heuristic's, and wrong against :class:`SearchBot`, whose leads are not.
     """
 
     samples: int = attrs.field(default=40, validator=positive_count)
@@ -237,6 +249,7 @@ class ExpertBot:
     race_near: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     race_both: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
     opponent_fold_bias: float = attrs.field(default=0.0, validator=_points_value)
+    opponent_play_noise: float = attrs.field(default=0.2, validator=_noise)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -375,7 +388,9 @@ class ExpertBot:
         memo: dict[object, list[float]] = {}
         judge = self._judge(view)
         proposals = self.proposals if self.inference else 1
-        model = attrs.evolve(DEFAULT_MODEL, fold_bias=self.opponent_fold_bias)
+        model = attrs.evolve(
+            DEFAULT_MODEL, fold_bias=self.opponent_fold_bias, play_noise=self.opponent_play_noise
+        )
         while True:
             batch = count if deadline is None else _BATCH
             worlds = draw_worlds(view, rng, batch, batch * proposals, model, self.evidence)
