@@ -14,10 +14,11 @@ after every chunk aggregates all the games so far, and ``--json-dir`` keeps it o
 so a run stopped early still reports honest partial figures with their game count.
 
 ``--paired-deals N`` is the fast, low-noise inner loop for comparing variants of the
-expert: N deal starts from heuristic games, each dealt once and played with the
-variant in every seat in turn against ``--opponent`` bots; each variant's points per
-deal are compared, deal by deal, with the first variant's on the same cards (a paired
-difference with its standard error; negative is better, points count toward zero).
+expert: N deal starts from heuristic games (``--starts-by`` another bot's), each dealt
+once and played with the variant in every seat in turn against ``--opponent`` bots;
+each variant's points per deal are compared, deal by deal, with the first variant's on
+the same cards (a paired difference with its standard error; negative is better,
+points count toward zero).
 The second figure is the race's (R31): the variant's points less the mean points of
 the other seats in the same deal, its lead gained; a fold scores 0 (R29) but lets the
 others share the tricks, which the first figure does not see.  The third is what the
@@ -148,9 +149,10 @@ def _variant(spec: str) -> Bot:
 
 
 def deal_starts(
-    count: int, players: int, seed: int, endgame: bool = False
+    count: int, players: int, seed: int, endgame: bool = False, by: str = "heuristic"
 ) -> list[tuple[GameState, Shuffle]]:
-    """Deal starts (with their shuffles) from heuristic games: realistic scores.
+    """Deal starts (with their shuffles) from games of ``by`` bots: realistic scores, and
+    finished deals played as those bots play (what ``learn_play`` learns from).
 
     With ``endgame`` the starts are instead deal 8 of a game with every score drawn
     from 1 to 14 and at least one of 5 or less (R21.3, R31): the end of a game, which
@@ -168,7 +170,7 @@ def deal_starts(
                 state = GameState.from_position(position)
                 out.append((state, state.sample_chance(rng)))
         return out
-    bot = HeuristicBot()
+    bot = make_bot(by)
     while len(out) < count:
         state = new_game(players, dealer=rng.randrange(players))
         while not state.is_terminal and len(out) < count:
@@ -209,7 +211,7 @@ def _one_deal(
 
 def paired_deals(args: argparse.Namespace) -> None:
     """Print each variant's mean points a deal and its paired difference to the first."""
-    starts = deal_starts(args.paired_deals, args.players, args.seed, args.endgame)
+    starts = deal_starts(args.paired_deals, args.players, args.seed, args.endgame, args.starts_by)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     first: dict[tuple[int, int], tuple[int, float, float]] = {}
     print(
@@ -261,6 +263,9 @@ def main() -> None:
         "--endgame", action="store_true", help="paired deals at the end of a game (a score ≤ 5)"
     )
     parser.add_argument("--opponent", default="heuristic", help="the paired deals' others")
+    parser.add_argument(
+        "--starts-by", default="heuristic", help="the bot whose games give the deal starts"
+    )
     args = parser.parse_args()
 
     if args.speed_views:

@@ -533,6 +533,108 @@ def test_the_expert_hands_its_play_noise_to_the_worlds(monkeypatch: pytest.Monke
     assert set(noises) == {0.02}
 
 
+def _record_by_replay(bots: list[Bot], seed: int, players: int, deals: int):  # type: ignore[no-untyped-def]
+    """A game of ``bots`` and, per seat, the heuristic's matches counted on the true
+    hands as it was played: ``[lead hits, leads, follow hits, follows]``."""
+    rng = random.Random(seed)
+    state = new_game(players)
+    record = [[0, 0, 0, 0] for _ in range(players)]
+    while not state.is_terminal and state.deal_number <= deals:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        seat = state.current_player
+        assert seat is not None
+        action = bots[seat].choose(state.view(seat), rng)
+        legal = state.play_mask
+        if state.phase is Phase.PLAY and legal.bit_count() > 1:
+            assert isinstance(action, PlayCard)
+            follows = bool(state.trick_plays)
+            guess = inference.heuristic_play(legal, state.trick_plays, state.trump_index >> 3)
+            record[seat][2 * follows + 1] += 1
+            record[seat][2 * follows] += guess == action.card.index
+        state = state.apply(action)
+    return state, record
+
+
+@pytest.mark.rule("R24")
+@pytest.mark.parametrize("players", [2, 4])
+def test_play_record_reads_each_hand_back_from_the_tricks(players: int) -> None:
+    """Every active hand is played out (R24), so the finished deals' tricks alone give
+    the heuristic's matches that the true hands gave while the game was played."""
+    bots: list[Bot] = [HeuristicBot(), RandomBot()] * (players // 2)
+    state, expected = _record_by_replay(bots, 3, players, 6)  # stops between deals or at the end
+    view = state.view(0)
+    assert len(view.past_summaries) >= 3
+    found = inference.play_record(view.past_summaries, players, view.rules.must_head)
+    assert found == expected
+    assert found[0][1] > 0
+    assert found[0][0] == found[0][1]  # the heuristic is the model
+    assert found[1][0] < found[1][1]  # a random player is not
+
+
+def test_observed_noise_learns_who_plays_the_heuristic() -> None:
+    """The heuristic's seats fall below the prior, the random player's rise above it."""
+    bots: list[Bot] = [HeuristicBot(), RandomBot(), HeuristicBot(), HeuristicBot()]
+    state, _ = _record_by_replay(bots, 4, 4, 8)
+    view = state.view(0)
+    assert view.past_summaries
+    noise = inference.observed_noise(view, 0.2, 10.0)
+    assert len(noise) == 4
+    for seat in (2, 3):
+        assert max(noise[seat]) < 0.2
+    assert min(noise[1]) > 0.2
+    assert all(0.02 <= x <= 0.9 for pair in noise for x in pair)
+    fresh = new_game(4).view(0)
+    assert inference.observed_noise(fresh, 0.3, 10.0) == ((0.3, 0.3),) * 4
+
+
+def test_seat_noise_weighs_leads_and_follows_apart() -> None:
+    """The same noise for every seat is the plain model; a lead noise alone moves the
+    likelihood of a world where an opponent led with a choice (R24)."""
+    rng = random.Random(8)
+    bot = HeuristicBot()
+    state = new_game(4)
+    checked = 0
+    while checked < 5:
+        if state.is_terminal:
+            state = new_game(4)
+        elif state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            view = view_of(state)
+            state = state.apply(bot.choose(view, rng))
+            led = [
+                t for t, (plays, _) in enumerate(view.played_tricks) if plays[0][0] != view.player
+            ]
+            if view.phase is not Phase.PLAY or not led or min(led) > 3:
+                continue  # an opponent's lead with two cards or more (R24)
+            world = view.sample_state(random.Random(checked))
+            plain = inference.log_likelihood(view, world, inference.DEFAULT_MODEL)
+            same = attrs.evolve(inference.DEFAULT_MODEL, seat_noise=((0.2, 0.2),) * 4)
+            assert inference.log_likelihood(view, world, same) == pytest.approx(plain)
+            leads = attrs.evolve(inference.DEFAULT_MODEL, seat_noise=((0.5, 0.2),) * 4)
+            assert inference.log_likelihood(view, world, leads) != pytest.approx(plain)
+            checked += 1
+
+
+@pytest.mark.parametrize("learn", [False, True])
+def test_the_expert_learns_the_play_noise_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, learn: bool
+) -> None:
+    """``learn_play`` hands the seats' learnt noise to the worlds; off, it hands none."""
+    state = decision_state(6, Phase.PLAY)
+    view = view_of(state)
+    assert view.past_summaries or view.deal_number == 1
+    seen: list[object] = []
+    draw = expert.draw_worlds
+    monkeypatch.setattr(expert, "draw_worlds", lambda *a: seen.append(a[4].seat_noise) or draw(*a))
+    attrs.evolve(FAST, learn_play=learn).choose(view, random.Random(1))
+    assert seen
+    expected = inference.observed_noise(view, 0.2, expert.PRIOR_PLAYS) if learn else None
+    assert set(seen) == {expected}
+
+
 def test_likelihood_reads_only_the_world_and_public_facts() -> None:
     state = decision_state(6, Phase.PLAY)
     view = view_of(state)

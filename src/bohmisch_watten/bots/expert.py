@@ -59,7 +59,7 @@ from ..tricks import Plays, best_play, legal_play_mask
 from ._budget import positive_count, time_budget
 from ._race import RaceValue
 from .base import ranked_hint
-from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play
+from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play, observed_noise
 from .policy import decide, rank_exchanges
 
 if TYPE_CHECKING:
@@ -67,10 +67,13 @@ if TYPE_CHECKING:
     from ..state import GameState
     from ..views import PlayerView
 
-__all__ = ["GAME_BONUS", "ExpertBot", "confident"]
+__all__ = ["GAME_BONUS", "PRIOR_PLAYS", "ExpertBot", "confident"]
 
 GAME_BONUS: Final = 10.0
 """Value of reaching the goal and ending the game, in points of score (R31, R34)."""
+
+PRIOR_PLAYS: Final = 10.0
+"""With ``learn_play``, how many plays the prior noise is worth in each seat's estimate."""
 
 _SCALE: Final = 1000
 """A value in points is handed to the solver in thousandths, a whole number."""
@@ -230,6 +233,12 @@ class ExpertBot:
             :class:`~bohmisch_watten.bots.inference.OpponentModel`): lower trusts each
             play more, right against :class:`HeuristicBot`, whose every card is the
             heuristic's, and wrong against :class:`SearchBot`, whose leads are not.
+            With ``learn_play`` it is the prior of each seat's learnt noise.
+        learn_play: whether to learn each opponent's play noise, for its leads and its
+            follows apart, from the finished deals of the game
+            (:func:`~bohmisch_watten.bots.inference.observed_noise`: every hand of a
+            finished deal is shown by its tricks, R24), starting from
+            ``opponent_play_noise`` worth :data:`PRIOR_PLAYS` plays.
     """
 
     samples: int = attrs.field(default=40, validator=positive_count)
@@ -250,6 +259,7 @@ class ExpertBot:
     race_both: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
     opponent_fold_bias: float = attrs.field(default=0.0, validator=_points_value)
     opponent_play_noise: float = attrs.field(default=0.2, validator=_noise)
+    learn_play: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -389,7 +399,14 @@ class ExpertBot:
         judge = self._judge(view)
         proposals = self.proposals if self.inference else 1
         model = attrs.evolve(
-            DEFAULT_MODEL, fold_bias=self.opponent_fold_bias, play_noise=self.opponent_play_noise
+            DEFAULT_MODEL,
+            fold_bias=self.opponent_fold_bias,
+            play_noise=self.opponent_play_noise,
+            seat_noise=(
+                observed_noise(view, self.opponent_play_noise, PRIOR_PLAYS)
+                if self.learn_play and self.inference
+                else None
+            ),
         )
         while True:
             batch = count if deadline is None else _BATCH

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 import attrs
@@ -46,9 +47,18 @@ from ._cards import card_value
 
 if TYPE_CHECKING:
     from ..state import GameState
+    from ..summary import DealSummary
     from ..views import PlayerView
 
-__all__ = ["DEFAULT_MODEL", "OpponentModel", "draw_worlds", "heuristic_play", "log_likelihood"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "OpponentModel",
+    "draw_worlds",
+    "heuristic_play",
+    "log_likelihood",
+    "observed_noise",
+    "play_record",
+]
 
 _VALUE: Final = tuple(tuple(card_value(card, Suit(t)) for card in DECK) for t in range(4))
 """``_VALUE[trump][card]``: the heuristic's expected tricks of a card (policy rule 2)."""
@@ -82,12 +92,16 @@ class OpponentModel:
         fold_bias: the heuristic's expected points of a hand at which the opponent
             folds half the time (R21, R29): 0 for the heuristic itself, which folds a
             hand that expects to gain; negative for a player who folds more.
+        seat_noise: per seat, the play noise of its leads and of its follows, in place
+            of ``play_noise`` (:func:`observed_noise` estimates them); None for
+            ``play_noise`` everywhere.
     """
 
     exchange_temperature: float = 0.1
     fold_temperature: float = 0.3
     play_noise: float = 0.2
     fold_bias: float = 0.0
+    seat_noise: tuple[tuple[float, float], ...] | None = None
 
 
 DEFAULT_MODEL: Final = OpponentModel()
@@ -228,8 +242,8 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
     if view.trick_plays:
         history.append(view.trick_plays)
     out = 0.0
-    noise = model.play_noise
-    hit, miss = math.log(1.0 - noise), math.log(noise)
+    noises = model.seat_noise or ((model.play_noise, model.play_noise),) * n
+    logs = [[(math.log(1.0 - x), math.log(x)) for x in pair] for pair in noises]
     for plays in reversed(history):  # hands grow back to what each seat held then
         for i in range(len(plays) - 1, -1, -1):
             seat, card = plays[i]
@@ -242,6 +256,7 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
             )
             k = legal.bit_count()
             if k > 1:
+                hit, miss = logs[seat][i > 0]
                 chosen = heuristic_play(legal, prefix, trump)
                 out += hit if chosen == card else miss - math.log(k - 1)
     discards = world.deal_fields.discards
@@ -261,6 +276,56 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
             dealt = held | discards[seat]
         out += _exchange_log_p(view, seat, dealt, discards[seat], model)
     return out
+
+
+def play_record(deals: Iterable[DealSummary], num_players: int, must_head: bool) -> list[list[int]]:
+    """Per seat ``[leads as the heuristic, leads, follows as the heuristic, follows]``.
+
+    Counted over finished deals, where only a choice counts (two legal cards or more).
+    An active player plays every card he holds after the exchange (R24, five tricks), so
+    a finished deal's tricks show each hand at each of its plays: the cards that seat
+    played then and later.  Public facts only.
+    """
+    out = [[0, 0, 0, 0] for _ in range(num_players)]
+    for deal in deals:
+        trump = int(deal.trump_suit)
+        hands = [0] * num_players
+        for trick in reversed(deal.tricks):
+            plays: Plays = tuple((seat, card.index) for seat, card in trick.plays)
+            for i in range(len(plays) - 1, -1, -1):
+                seat, card = plays[i]
+                hands[seat] |= 1 << card
+                prefix = plays[:i]
+                legal = (
+                    legal_play_mask(hands[seat], prefix, trump, must_head)
+                    if prefix
+                    else hands[seat]
+                )
+                if legal.bit_count() > 1:
+                    row = out[seat]
+                    row[2 * (i > 0) + 1] += 1
+                    row[2 * (i > 0)] += heuristic_play(legal, prefix, trump) == card
+    return out
+
+
+def observed_noise(
+    view: PlayerView, prior: float, weight: float, floor: float = 0.02, ceiling: float = 0.9
+) -> tuple[tuple[float, float], ...]:
+    """Per seat, the play noise of its leads and of its follows, learnt from the game.
+
+    The finished deals of ``view`` (:func:`play_record`) are the evidence; ``prior`` is
+    the noise assumed before any, worth ``weight`` plays (the mean of a Beta prior), so
+    a seat seen a few times stays near it.  Against :class:`HeuristicBot`, whose every
+    card is the heuristic's, it falls toward ``floor``; against a player who leads
+    otherwise it rises, and the worlds then trust his leads less than his follows.
+    """
+    record = play_record(view.past_summaries, view.num_players, view.rules.must_head)
+    out = []
+    for hits, plays, follow_hits, follows in record:
+        lead = (plays - hits + prior * weight) / (plays + weight)
+        follow = (follows - follow_hits + prior * weight) / (follows + weight)
+        out.append((min(max(lead, floor), ceiling), min(max(follow, floor), ceiling)))
+    return tuple(out)
 
 
 def draw_worlds(
