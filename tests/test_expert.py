@@ -6,6 +6,7 @@ import math
 import pickle
 import random
 import statistics
+from collections.abc import Iterator
 
 import attrs
 import pytest
@@ -31,6 +32,7 @@ from bohmisch_watten.position import Position
 from bohmisch_watten.solver import solve
 from bohmisch_watten.tables import bits
 from bohmisch_watten.tricks import _legal_play_mask
+from bohmisch_watten.views import PlayerView
 
 from helpers import VARIANTS
 
@@ -403,6 +405,22 @@ def test_heuristic_play_is_the_policy_on_bitmasks() -> None:
         assert inference.heuristic_play(legal, trick, trump) == expected.index
 
 
+def _heuristic_views(seed: int) -> Iterator[PlayerView]:
+    """Every decision's view of four-player heuristic games, one game after another."""
+    rng = random.Random(seed)
+    bot = HeuristicBot()
+    state = new_game(4)
+    while True:
+        if state.is_terminal:
+            state = new_game(4)
+        elif state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            view = view_of(state)
+            state = state.apply(bot.choose(view, rng))
+            yield view
+
+
 def _weighted(view, model):  # type: ignore[no-untyped-def]
     worlds = [view.sample_state(random.Random(i)) for i in range(60)]
     return worlds, [inference.log_likelihood(view, w, model) for w in worlds]
@@ -434,19 +452,10 @@ def test_a_player_who_kept_his_hand_is_inferred_strong() -> None:
 def test_a_player_who_may_fold_and_plays_is_inferred_stronger_when_folds_are_common() -> None:
     """With a negative ``fold_bias`` staying in proves more: the worlds where a seat that
     could have folded played on hold stronger hands than under the heuristic's rule."""
-    rng = random.Random(5)
-    bot = HeuristicBot()
-    state = new_game(4)
     found = 0
-    while found < 3:
-        if state.is_terminal:
-            state = new_game(4)
-            continue
-        if state.is_chance_node:
-            state = state.apply(state.sample_chance(rng))
-            continue
-        view = view_of(state)
-        state = state.apply(bot.choose(view, rng))
+    for view in _heuristic_views(5):
+        if found == 3:
+            break
         if view.phase is not Phase.PLAY or view.played_tricks or view.trick_plays:
             continue
         stayed = [
@@ -592,30 +601,20 @@ def test_observed_noise_learns_who_plays_the_heuristic() -> None:
 def test_seat_noise_weighs_leads_and_follows_apart() -> None:
     """The same noise for every seat is the plain model; a lead noise alone moves the
     likelihood of a world where an opponent led with a choice (R24)."""
-    rng = random.Random(8)
-    bot = HeuristicBot()
-    state = new_game(4)
     checked = 0
-    while checked < 5:
-        if state.is_terminal:
-            state = new_game(4)
-        elif state.is_chance_node:
-            state = state.apply(state.sample_chance(rng))
-        else:
-            view = view_of(state)
-            state = state.apply(bot.choose(view, rng))
-            led = [
-                t for t, (plays, _) in enumerate(view.played_tricks) if plays[0][0] != view.player
-            ]
-            if view.phase is not Phase.PLAY or not led or min(led) > 3:
-                continue  # an opponent's lead with two cards or more (R24)
-            world = view.sample_state(random.Random(checked))
-            plain = inference.log_likelihood(view, world, inference.DEFAULT_MODEL)
-            same = attrs.evolve(inference.DEFAULT_MODEL, seat_noise=((0.2, 0.2),) * 4)
-            assert inference.log_likelihood(view, world, same) == pytest.approx(plain)
-            leads = attrs.evolve(inference.DEFAULT_MODEL, seat_noise=((0.5, 0.2),) * 4)
-            assert inference.log_likelihood(view, world, leads) != pytest.approx(plain)
-            checked += 1
+    for view in _heuristic_views(8):
+        if checked == 5:
+            break
+        led = [t for t, (plays, _) in enumerate(view.played_tricks) if plays[0][0] != view.player]
+        if view.phase is not Phase.PLAY or not led or min(led) > 3:
+            continue  # an opponent's lead with two cards or more (R24)
+        world = view.sample_state(random.Random(checked))
+        plain = inference.log_likelihood(view, world, inference.DEFAULT_MODEL)
+        same = attrs.evolve(inference.DEFAULT_MODEL, seat_noise=((0.2, 0.2),) * 4)
+        assert inference.log_likelihood(view, world, same) == pytest.approx(plain)
+        leads = attrs.evolve(inference.DEFAULT_MODEL, seat_noise=((0.5, 0.2),) * 4)
+        assert inference.log_likelihood(view, world, leads) != pytest.approx(plain)
+        checked += 1
 
 
 @pytest.mark.parametrize("learn", [False, True])
