@@ -21,7 +21,9 @@ such evidence.  Here the model of an opponent is the club player's strategy of
   1.3 points (``benchmarks/opponent_folds.py``);
 * **play** (R24–R27): the heuristic's card with probability ``1 - play_noise``, every
   other legal card an equal share of ``play_noise``.  What a play proves by the rules
-  (a void, a card that would have headed, R25) the sampler already excludes.
+  (a void, a card that would have headed, R25) the sampler already excludes.  The noise
+  may also be each seat's own, for leads and follows apart, learnt from the finished
+  deals of the game, whose tricks show every active hand (:func:`observed_noise`).
 
 The likelihood of a world is the product over the opponents' decisions of this deal;
 the observer's own decisions have the same probability in every world and are left out.
