@@ -621,17 +621,23 @@ def test_seat_noise_weighs_leads_and_follows_apart() -> None:
 def test_the_expert_learns_the_play_noise_only_when_asked(
     monkeypatch: pytest.MonkeyPatch, learn: bool
 ) -> None:
-    """``learn_play`` hands the seats' learnt noise to the worlds; off, it hands none."""
-    state = decision_state(6, Phase.PLAY)
-    view = view_of(state)
-    assert view.past_summaries or view.deal_number == 1
+    """``learn_play`` hands the seats' learnt noise to the worlds; off, it hands none.
+
+    The view is a card play after two finished deals, so the learnt noise is not the
+    prior any more (heuristic seats play the heuristic's card, R24)."""
+    view = next(
+        v
+        for v in _heuristic_views(6)
+        if v.phase is Phase.PLAY and len(v.past_summaries) >= 2 and len(v.legal_actions()) > 1
+    )
+    learnt = inference.observed_noise(view, 0.2, expert.PRIOR_PLAYS)
+    assert learnt != ((0.2, 0.2),) * 4
     seen: list[object] = []
     draw = expert.draw_worlds
     monkeypatch.setattr(expert, "draw_worlds", lambda *a: seen.append(a[4].seat_noise) or draw(*a))
     attrs.evolve(FAST, learn_play=learn).choose(view, random.Random(1))
     assert seen
-    expected = inference.observed_noise(view, 0.2, expert.PRIOR_PLAYS) if learn else None
-    assert set(seen) == {expected}
+    assert set(seen) == {learnt if learn else None}
 
 
 def test_likelihood_reads_only_the_world_and_public_facts() -> None:
