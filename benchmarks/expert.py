@@ -27,7 +27,9 @@ over the deal, in percent, from the race model of ``bohmisch_watten.bots._race``
 (exact when the deal ends the game); positive is better.
 A variant ``SPEC|play`` lets the heuristic play its cards, ``SPEC|fold`` lets the
 heuristic decide whether to fold (the variant still picks the exchange), ``SPEC|exchange``
-lets the heuristic decide the fold and the exchange:
+lets the heuristic decide the fold and the exchange.  ``--deals 2`` plays two deals
+from each start (the second dealt alike for every variant), so that a fold's cost in
+the next deal, where R21.4 forbids folding again, is counted:
 
     python benchmarks/expert.py --speed-views 0 --pairings "" --paired-deals 150 \
         --variants "expert,expert|play,expert|fold,expert:fold_bonus=0"
@@ -185,20 +187,32 @@ def deal_starts(
 
 
 def _one_deal(
-    task: tuple[int, GameState, Shuffle, int, str, str],
+    task: tuple[int, GameState, Shuffle, int, str, str, int],
 ) -> tuple[int, int, int, float, float]:
-    """The variant's points in one deal, in one seat, the others ``opponent``, those
-    points less the mean points of the other seats, and the change of the seat's chance
-    to win the game."""
-    index, state, shuffle, seat, spec, opponent = task
+    """The variant's points in ``deals`` deals from the start (one by default), in one
+    seat, the others ``opponent``, those points less the mean points of the other
+    seats, and the change of the seat's chance to win the game.
+
+    The shuffles after the first are drawn from the start's index alone, so every
+    variant and seat meets the same cards: a fold in the first deal then pays its cost
+    in the second, where R21.4 forbids the next fold.
+    """
+    index, state, shuffle, seat, spec, opponent, deals = task
     bots = [make_bot(opponent) for _ in range(state.num_players)]
     bots[seat] = _variant(spec)
     rng = random.Random(1000 * index + seat)
+    shuffles = random.Random(7919 * index + 17)
     now = state.apply(shuffle)
-    deal = now.deal_number
-    while not now.is_terminal and now.deal_number == deal and not now.is_chance_node:
-        player = now.current_player
-        now = now.apply(bots[player].choose(now.view(player), rng))  # type: ignore[index, arg-type]
+    for played in range(deals):
+        if played:
+            if now.is_terminal:
+                break
+            assert now.is_chance_node
+            now = now.apply(now.sample_chance(shuffles))
+        deal = now.deal_number
+        while not now.is_terminal and now.deal_number == deal and not now.is_chance_node:
+            player = now.current_player
+            now = now.apply(bots[player].choose(now.view(player), rng))  # type: ignore[index, arg-type]
     gained = [after - before for after, before in zip(now.scores, state.scores, strict=True)]
     # The race (R31): what counts is the lead over the others, so the seat's points are
     # also reported against the mean of the other seats' points in the same deal.
@@ -217,14 +231,14 @@ def paired_deals(args: argparse.Namespace) -> None:
     print(
         f"{len(starts)} deal starts x {args.players} seats, seed {args.seed},"
         f"{' at the end of a game,' if args.endgame else ''}"
-        f" opponents {args.opponent}; points a deal, then points less the others' mean,"
-        " then the chance to win the game gained, in percent (race model)"
+        f" opponents {args.opponent}, {args.deals} deal(s) from each; points, then points"
+        " less the others' mean, then the chance to win the game gained, in percent (race model)"
     )
     with multiprocessing.Pool(args.jobs) as pool:
         for spec in variants:
             start = time.perf_counter()
             tasks = [
-                (i, state, shuffle, seat, spec, args.opponent)
+                (i, state, shuffle, seat, spec, args.opponent, args.deals)
                 for i, (state, shuffle) in enumerate(starts)
                 for seat in range(args.players)
             ]
@@ -263,6 +277,9 @@ def main() -> None:
         "--endgame", action="store_true", help="paired deals at the end of a game (a score ≤ 5)"
     )
     parser.add_argument("--opponent", default="heuristic", help="the paired deals' others")
+    parser.add_argument(
+        "--deals", type=int, default=1, help="deals played from each paired start (R21.4)"
+    )
     parser.add_argument(
         "--starts-by", default="heuristic", help="the bot whose games give the deal starts"
     )

@@ -371,6 +371,8 @@ def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> N
         ({"opponent_play_noise": 0}, ValueError, "opponent_play_noise"),
         ({"opponent_play_noise": 1.0}, ValueError, "opponent_play_noise"),
         ({"opponent_play_noise": "low"}, TypeError, "opponent_play_noise"),
+        ({"fold_lock": "x"}, TypeError, "fold_lock"),
+        ({"fold_lock": 12}, ValueError, "fold_lock"),
     ],
 )
 def test_budget_validators_name_the_field(
@@ -934,3 +936,32 @@ def test_race_near_values_by_the_race_only_when_another_seat_may_end_the_game(
         assert contested
     assert ExpertBot(race_near=False)._race(view) is False
     assert ExpertBot(race=True)._race(view) is True
+
+
+@pytest.mark.rule("R4", "R21")
+def test_the_fold_lock_is_charged_where_a_fold_costs_the_next_deals() -> None:
+    """A fold forbids the next deal's fold (R21.4) to all but the next dealer, the seat
+    left of this dealer (R4), who may not fold then anyway (R21.5): ``fold_lock`` is
+    subtracted from the fold's value exactly there.  Each lock is set just above the
+    fold's margin, so it turns a locked fold into play and leaves a free one."""
+    base = ExpertBot(samples=2, exchange_samples=4, exchange_confidence=0)
+    charged = free = 0
+    for seed in range(16):
+        view = view_of(decision_state(seed, Phase.EXCHANGE, 4, fold=True))
+        locked = base.locks_next_fold(view)
+        assert locked == (view.player != (view.dealer + 1) % 4)
+        candidates, rows = base.world_rows(view, random.Random(seed))
+        means = [sum(column) / len(rows) for column in zip(*rows, strict=True)]
+        fold = candidates.index(Fold())
+        best = max((i for i in range(len(candidates)) if i != fold), key=means.__getitem__)
+        margin = means[fold] + base.fold_bonus - means[best]
+        if margin <= 0 or margin >= 10:
+            continue  # no fold to turn, or beyond the validator's range
+        assert base.choose(view, random.Random(seed)) == Fold()
+        choice = attrs.evolve(base, fold_lock=margin + 1e-6).choose(view, random.Random(seed))
+        assert (choice == Fold()) is not locked
+        assert choice in (Fold(), candidates[best])
+        charged += locked
+        free += not locked
+    assert charged
+    assert free

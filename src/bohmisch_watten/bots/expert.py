@@ -260,6 +260,7 @@ class ExpertBot:
     opponent_fold_bias: float = attrs.field(default=0.0, validator=_points_value)
     opponent_play_noise: float = attrs.field(default=0.2, validator=_noise)
     learn_play: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
+    fold_lock: float = attrs.field(default=0.0, validator=_points_value)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -274,10 +275,24 @@ class ExpertBot:
         means = _means(rows, len(candidates))
         if view.phase is Phase.PLAY:  # the first best: ties go to the heuristic's card
             return candidates[max(range(len(candidates)), key=means.__getitem__)]
-        return candidates[self._pick_exchange(candidates, rows, means)]
+        bonus = self.fold_bonus - (self.fold_lock if self.locks_next_fold(view) else 0.0)
+        return candidates[self._pick_exchange(candidates, rows, means, bonus)]
+
+    def locks_next_fold(self, view: PlayerView) -> bool:
+        """Whether a fold now would cost the bot a fold it could make in the next deal
+        (R21.4): always but for the next dealer, the seat left of this one (R4), who
+        must play that deal anyway (R21.5).  A seat that may fold now has more than
+        :attr:`Rules.min_fold_score` points (R21.3) and keeps them by folding (R29), so
+        R21.3 cannot forbid that fold either; Hearts next deal (R21.2) are left to
+        chance, part of the worth ``fold_lock`` gives the option."""
+        return view.player != left_of(view.dealer, view.num_players)
 
     def _pick_exchange(
-        self, candidates: Sequence[Action], rows: Sequence[Sequence[float]], means: list[float]
+        self,
+        candidates: Sequence[Action],
+        rows: Sequence[Sequence[float]],
+        means: list[float],
+        fold_bonus: float,
     ) -> int:
         """The index of the exchange or fold to make (R18–R21).
 
@@ -286,7 +301,7 @@ class ExpertBot:
         of the world-by-world difference: the best of several noisy means is the one
         whose noise flattered it most (the winner's curse), and the heuristic's order
         is a good prior.  The fold is then weighed against the exchange chosen, with
-        ``fold_bonus``.
+        ``fold_bonus``: the attribute, less ``fold_lock`` where :meth:`locks_next_fold`.
         """
         plays = [i for i, action in enumerate(candidates) if not isinstance(action, Fold)]
         best = max(plays, key=means.__getitem__)
@@ -295,7 +310,7 @@ class ExpertBot:
         if best != base and margin and not confident(rows, best, base, margin):
             best = base
         for i, action in enumerate(candidates):
-            if isinstance(action, Fold) and means[i] + self.fold_bonus > means[best]:
+            if isinstance(action, Fold) and means[i] + fold_bonus > means[best]:
                 return i
         return best
 
