@@ -284,6 +284,8 @@ def main() -> None:
         "--starts-by", default="heuristic", help="the bot whose games give the deal starts"
     )
     args = parser.parse_args()
+    if args.deals < 1:
+        parser.error(f"--deals must be at least 1, got {args.deals}")
 
     if args.speed_views:
         decision_times(args.expert, decision_views(args.speed_views, args.seed))
