@@ -280,12 +280,12 @@ class ExpertBot:
 
     def locks_next_fold(self, view: PlayerView) -> bool:
         """Whether a fold now would cost the bot a fold it could make in the next deal
-        (R21.4): always but for the next dealer, the seat left of this one (R4), who
-        must play that deal anyway (R21.5).  A seat that may fold now has more than
-        :attr:`Rules.min_fold_score` points (R21.3) and keeps them by folding (R29), so
-        R21.3 cannot forbid that fold either; Hearts next deal (R21.2) are left to
-        chance, part of the worth ``fold_lock`` gives the option."""
-        return view.player != left_of(view.dealer, view.num_players)
+        (R21.4): always but for the next dealer, this deal's forehand (R2, R4: the seat
+        left of this dealer), who must play that deal anyway (R21.5).  A seat that may
+        fold now has more than :attr:`Rules.min_fold_score` points (R21.3) and keeps
+        them by folding (R29), so R21.3 cannot forbid that fold either; Hearts next deal
+        (R21.2) are left to chance, part of the worth ``fold_lock`` gives the option."""
+        return view.player != view.forehand
 
     def _pick_exchange(
         self,
