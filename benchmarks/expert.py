@@ -72,7 +72,7 @@ PAIRINGS = {
 }
 
 
-def decision_times(spec: str, views: list[PlayerView]) -> None:
+def decision_times(spec: str, views: list[PlayerView], players: int = 4) -> None:
     """Print the median and mean time per decision, CPU and wall, by phase and overall."""
     bot = make_bot(spec)
     rng = random.Random(0)
@@ -85,7 +85,7 @@ def decision_times(spec: str, views: list[PlayerView]) -> None:
         for key in (view.phase.value, "all"):
             cpu.setdefault(key, []).append(1000 * (c1 - c0))
             wall.setdefault(key, []).append(1000 * (w1 - w0))
-    print(f"\n{spec} on {len(views)} decisions with a choice (4 players), ms per decision:")
+    print(f"\n{spec} on {len(views)} decisions with a choice ({players} players), ms per decision:")
     print(f"{'phase':10s} {'n':>4s} {'median cpu':>11s} {'mean cpu':>9s} {'median wall':>12s}")
     for key in sorted(cpu, key=lambda k: (k == "all", k)):
         c, w = cpu[key], wall[key]
@@ -269,6 +269,9 @@ def main() -> None:
         "--pairings", default=",".join(PAIRINGS), help=f"comma-separated: {', '.join(PAIRINGS)}"
     )
     parser.add_argument("--speed-views", type=int, default=200)
+    parser.add_argument(
+        "--speed-players", type=int, default=4, help="players of the timed decisions' games"
+    )
     parser.add_argument("--json-dir", default=None, help="write expert-PAIRING.json here")
     parser.add_argument("--paired-deals", type=int, default=0, help="deal starts to compare")
     parser.add_argument("--variants", default="expert", help="comma-separated bot specs")
@@ -286,9 +289,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.deals < 1:
         parser.error(f"--deals must be at least 1, got {args.deals}")
+    if args.speed_players not in (2, 3, 4):
+        parser.error(f"--speed-players must be 2, 3 or 4, got {args.speed_players}")
 
     if args.speed_views:
-        decision_times(args.expert, decision_views(args.speed_views, args.seed))
+        views = decision_views(args.speed_views, args.seed, args.speed_players)
+        decision_times(args.expert, views, args.speed_players)
     for name in args.pairings.split(","):
         if name:
             play(name.strip(), args)

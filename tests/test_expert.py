@@ -297,6 +297,31 @@ def test_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(batches) == 3  # the deadline set at 0 ms: 1 and 2 ms go on, 3 ms stops
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_table_budget_sets_the_worlds_of_a_card_play(players: int) -> None:
+    """Left None, ``samples`` and ``proposals`` come from the table's size; given, they
+    win.  Counted in the worlds the search draws (one row per world drawn)."""
+    view = view_of(decision_state(7, Phase.PLAY, players))
+    samples, proposals = expert.TABLE_BUDGETS[players]
+    assert ExpertBot().budget(players) == (samples, proposals)
+    assert ExpertBot(samples=5, proposals=1).budget(players) == (5, 1)
+    assert ExpertBot(proposals=2).budget(players) == (samples, 2)
+    drawn: list[tuple[int, int]] = []
+    real = expert.draw_worlds
+
+    def spy(
+        view: PlayerView, rng: random.Random, count: int, tries: int, *rest: object
+    ) -> list[GameState]:
+        drawn.append((count, tries))
+        return real(view, rng, count, tries, *rest)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(expert, "draw_worlds", spy)
+        _, rows = ExpertBot().world_rows(view, random.Random(3))
+    assert drawn == [(samples, samples * proposals)]
+    assert len(rows) == samples
+
+
 @pytest.mark.parametrize("others", ["paranoid", "selfish"])
 @pytest.mark.parametrize("players", [2, 3])
 def test_the_solver_leaf_values_exchanges(others: str, players: int) -> None:
@@ -349,6 +374,7 @@ def test_rollouts_temper_the_solver_with_three_or_more_seats(respond: bool) -> N
         ({"samples": 2.5}, TypeError, "samples"),
         ({"exchange_samples": True}, TypeError, "exchange_samples"),
         ({"proposals": 0}, ValueError, "proposals"),
+        ({"proposals": "6"}, TypeError, "proposals"),
         ({"max_candidates": "3"}, TypeError, "max_candidates"),
         ({"time_ms": -1}, ValueError, "time_ms"),
         ({"time_ms": "fast"}, TypeError, "time_ms"),
@@ -385,6 +411,7 @@ def test_budget_validators_name_the_field(
 def test_make_bot_expert() -> None:
     assert make_bot("expert") == ExpertBot()
     assert make_bot("expert:samples=12:time_ms=30") == ExpertBot(samples=12, time_ms=30)
+    assert make_bot("expert:samples=None:proposals=4") == ExpertBot(proposals=4)
     assert make_bot("expert:inference=0").inference is False  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="must be at least 1"):
         make_bot("expert:samples=0")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-__all__ = ["positive_count", "time_budget"]
+__all__ = ["optional_count", "positive_count", "time_budget"]
 
 
 def positive_count(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
@@ -17,6 +17,18 @@ def positive_count(instance: object, attribute: attrs.Attribute[int], value: obj
     owner = type(instance).__name__
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{owner}.{attribute.name} must be an int, got {value!r:.20}")
+    if value < 1:
+        raise ValueError(f"{owner}.{attribute.name} must be at least 1, got {value}")
+
+
+def optional_count(instance: object, attribute: attrs.Attribute[int | None], value: object) -> None:
+    """An attrs validator: ``value`` is None (a default chosen by the bot) or an int of
+    at least 1 (bools refused)."""
+    if value is None:
+        return
+    owner = type(instance).__name__
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{owner}.{attribute.name} must be an int or None, got {value!r:.20}")
     if value < 1:
         raise ValueError(f"{owner}.{attribute.name} must be at least 1, got {value}")
 

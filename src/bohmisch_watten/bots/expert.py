@@ -44,7 +44,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, Literal
 
 import attrs
@@ -56,7 +57,7 @@ from ..seats import left_of
 from ..solver import point_table, solve_masks
 from ..tables import bits
 from ..tricks import Plays, best_play, legal_play_mask
-from ._budget import positive_count, time_budget
+from ._budget import optional_count, positive_count, time_budget
 from ._race import RaceValue
 from .base import ranked_hint
 from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play, observed_noise
@@ -67,13 +68,25 @@ if TYPE_CHECKING:
     from ..state import GameState
     from ..views import PlayerView
 
-__all__ = ["GAME_BONUS", "PRIOR_PLAYS", "ExpertBot", "confident"]
+__all__ = ["GAME_BONUS", "PRIOR_PLAYS", "TABLE_BUDGETS", "ExpertBot", "confident"]
 
 GAME_BONUS: Final = 10.0
 """Value of reaching the goal and ending the game, in points of score (R31, R34)."""
 
 PRIOR_PLAYS: Final = 10.0
 """With ``learn_play``, how many plays the prior noise is worth in each seat's estimate."""
+
+TABLE_BUDGETS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
+    {2: (40, 3), 3: (120, 6), 4: (40, 3)}
+)
+"""Worlds per card-play decision and uniform proposals per world kept, by the number of
+players at the table, where ``samples`` or ``proposals`` is left None.  A three-player
+deal has fewer hidden cards to place and a smaller tree to solve than a four-player one,
+so three times the worlds, each kept from twice the proposals, stay within the 100 ms a
+decision (75 ms at the median); against two ``SearchBot()``s they won 41.1 % of 1,260
+games where 40 worlds won 39.4 % (docs/bots.md, "The three-player table's budget").
+With four players that budget would pass the 100 ms, and twice the worlds gained
+nothing measurable."""
 
 _SCALE: Final = 1000
 """A value in points is handed to the solver in thousandths, a whole number."""
@@ -168,11 +181,13 @@ class ExpertBot:
     """PIMC with an exact solver, inference-weighted worlds and a race-aware value.
 
     Attributes:
-        samples: worlds per card-play decision, each solved exactly.
+        samples: worlds per card-play decision, each solved exactly; None takes the
+            table's from :data:`TABLE_BUDGETS` (40, and 120 with three players).
         exchange_samples: worlds per exchange decision; each candidate exchange is
             applied and the deal finished in every one of them (see ``leaf``).
         proposals: uniform worlds drawn per world kept, to be weighed by the opponent
-            model and resampled (1 turns inference off).
+            model and resampled (1 turns inference off); None takes the table's from
+            :data:`TABLE_BUDGETS` (3, and 6 with three players).
         max_candidates: exchanges searched in the exchange phase: the heuristic's best,
             this many in all, plus the fold if it is legal.
         time_ms: opt-in wall-clock budget per decision instead of the world counts (at
@@ -241,9 +256,9 @@ class ExpertBot:
             ``opponent_play_noise`` worth :data:`PRIOR_PLAYS` plays.
     """
 
-    samples: int = attrs.field(default=40, validator=positive_count)
+    samples: int | None = attrs.field(default=None, validator=optional_count)
     exchange_samples: int = attrs.field(default=40, validator=positive_count)
-    proposals: int = attrs.field(default=3, validator=positive_count)
+    proposals: int | None = attrs.field(default=None, validator=optional_count)
     max_candidates: int = attrs.field(default=5, validator=positive_count)
     time_ms: float | None = attrs.field(default=None, validator=time_budget)
     others: Literal["paranoid", "selfish"] = attrs.field(default="paranoid", validator=_others)
@@ -406,13 +421,14 @@ class ExpertBot:
         candidates = self.candidates(view)
         candidates += [a for a in extra if a not in candidates]
         play = view.phase is Phase.PLAY
-        count = self.samples if play else self.exchange_samples
+        samples, proposals = self.budget(view.num_players)
+        count = samples if play else self.exchange_samples
         rows: list[list[float]] = []
         evaluate = self._play_values if play else self._exchange_values
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         memo: dict[object, list[float]] = {}
         judge = self._judge(view)
-        proposals = self.proposals if self.inference else 1
+        proposals = proposals if self.inference else 1
         model = attrs.evolve(
             DEFAULT_MODEL,
             fold_bias=self.opponent_fold_bias,
@@ -440,6 +456,15 @@ class ExpertBot:
             if deadline is None or time.perf_counter() >= deadline:
                 break
         return candidates, rows
+
+    def budget(self, players: int) -> tuple[int, int]:
+        """The worlds per card-play decision and the proposals per world kept at a table
+        of ``players`` seats: the fields, or :data:`TABLE_BUDGETS` where they are None."""
+        samples, proposals = TABLE_BUDGETS[players]
+        return (
+            samples if self.samples is None else self.samples,
+            proposals if self.proposals is None else self.proposals,
+        )
 
     def candidates(self, view: PlayerView) -> list[Action]:
         """The actions searched: every legal card, or the heuristic's best exchanges in
