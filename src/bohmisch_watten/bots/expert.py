@@ -83,10 +83,10 @@ TABLE_BUDGETS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
 players at the table, where ``samples`` or ``proposals`` is left None.  A three-player
 deal has fewer hidden cards to place and a smaller tree to solve than a four-player one,
 so three times the worlds, each kept from twice the proposals, stay within the 100 ms a
-decision (75 ms at the median); against two ``SearchBot()``s they won 41.1 % of 1,260
+decision (75 ms at the median); against two ``SearchBot()`` bots they won 41.1 % of 1,260
 games where 40 worlds won 39.4 % (docs/bots.md, "The three-player table's budget").
-With four players that budget would pass the 100 ms, and twice the worlds gained
-nothing measurable."""
+With four players that budget takes 115 ms at the median, past the 100 ms, and twice
+the worlds gained nothing measurable."""
 
 _SCALE: Final = 1000
 """A value in points is handed to the solver in thousandths, a whole number."""
