@@ -306,6 +306,9 @@ def test_the_table_budget_sets_the_worlds_of_a_card_play(players: int) -> None:
     assert ExpertBot().budget(players) == (samples, proposals)
     assert ExpertBot(samples=5, proposals=1).budget(players) == (5, 1)
     assert ExpertBot(proposals=2).budget(players) == (samples, 2)
+    for wrong in (players + 3, True, "3"):
+        with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
+            ExpertBot().budget(wrong)  # type: ignore[arg-type]
     drawn: list[tuple[int, int]] = []
     real = expert.draw_worlds
 

@@ -459,7 +459,13 @@ class ExpertBot:
 
     def budget(self, players: int) -> tuple[int, int]:
         """The worlds per card-play decision and the proposals per world kept at a table
-        of ``players`` seats: the fields, or :data:`TABLE_BUDGETS` where they are None."""
+        of ``players`` seats: the fields, or :data:`TABLE_BUDGETS` where they are None.
+
+        Raises:
+            ValueError: if ``players`` is not a table size of the game (2, 3 or 4, R1).
+        """
+        if isinstance(players, bool) or players not in TABLE_BUDGETS:
+            raise ValueError(f"ExpertBot.budget: players must be 2, 3 or 4, got {players!r}")
         samples, proposals = TABLE_BUDGETS[players]
         return (
             samples if self.samples is None else self.samples,
