@@ -270,7 +270,11 @@ def main() -> None:
     )
     parser.add_argument("--speed-views", type=int, default=200)
     parser.add_argument(
-        "--speed-players", type=int, default=4, help="players of the timed decisions' games"
+        "--speed-players",
+        type=int,
+        default=4,
+        choices=(2, 3, 4),
+        help="players of the timed decisions' games",
     )
     parser.add_argument("--json-dir", default=None, help="write expert-PAIRING.json here")
     parser.add_argument("--paired-deals", type=int, default=0, help="deal starts to compare")
@@ -289,8 +293,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.deals < 1:
         parser.error(f"--deals must be at least 1, got {args.deals}")
-    if args.speed_players not in (2, 3, 4):
-        parser.error(f"--speed-players must be 2, 3 or 4, got {args.speed_players}")
 
     if args.speed_views:
         views = decision_views(args.speed_views, args.seed, args.speed_players)

@@ -466,7 +466,7 @@ class ExpertBot:
         Raises:
             ValueError: if ``players`` is not a table size of the game (2, 3 or 4, R1).
         """
-        if isinstance(players, bool) or players not in TABLE_BUDGETS:
+        if players not in TABLE_BUDGETS:  # True is 1, not a table size either
             raise ValueError(f"ExpertBot.budget: players must be 2, 3 or 4, got {players!r}")
         samples, proposals = TABLE_BUDGETS[players]
         return (
