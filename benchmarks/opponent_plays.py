@@ -36,12 +36,15 @@ from bohmisch_watten.solver import solve
 Row = list[float]
 """Plays, the heuristic's card played, a solver's best played, the best set's share."""
 
+Kind = tuple[str, int]
+"""A kind of play: ``"lead"`` or ``"follow"``, and the cards in the player's hand."""
 
-def collect(players: int, spec: str, games: int, seed: int) -> dict[str, Row]:
-    """Per kind of play (lead or follow, cards in hand), the counts of the module."""
+
+def collect(players: int, spec: str, games: int, seed: int) -> dict[Kind, Row]:
+    """Per kind of play, the counts of a :data:`Row`."""
     bot = make_bot(spec)
     rng = random.Random(seed)
-    rows: defaultdict[str, Row] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    rows: defaultdict[Kind, Row] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
     for _ in range(games):
         state: GameState = new_game(players)
         while not state.is_terminal:
@@ -55,7 +58,7 @@ def collect(players: int, spec: str, games: int, seed: int) -> dict[str, Row]:
                 continue
             action = bot.choose(state.view(seat), rng)
             if state.phase is Phase.PLAY:
-                kind = f"{'follow' if state.trick else 'lead'} {len(state.hands[seat])}"
+                kind = ("follow" if state.trick else "lead", len(state.hands[seat]))
                 heuristic = decide(state.phase, legal, (), state.trick, state.trump_card)
                 values = solve(state)
                 best = min(values.values())  # the mover's points: lower is better
@@ -83,12 +86,12 @@ def main() -> None:
     print("| play, cards in hand | plays | the heuristic's card | a solver's best | its share |")
     print("| --- | --- | --- | --- | --- |")
     totals: defaultdict[str, Row] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
-    for kind in sorted(rows, key=lambda k: (k.split()[0], -int(k.split()[1]))):
-        row = rows[kind]
-        total = totals[kind.split()[0]]
+    for play, cards in sorted(rows, key=lambda kind: (kind[0], -kind[1])):
+        row = rows[play, cards]
+        total = totals[play]
         for i, value in enumerate(row):
             total[i] += value
-        print(_line(kind, row))
+        print(_line(f"{play} {cards}", row))
     for kind in sorted(totals):
         print(_line(f"every {kind}", totals[kind]))
 
