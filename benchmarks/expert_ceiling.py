@@ -48,7 +48,7 @@ from bohmisch_watten.actions import Action
 from bohmisch_watten.arena.stats import wilson_interval
 from bohmisch_watten.bots import Bot, ExpertBot, make_bot
 from bohmisch_watten.bots.policy import decide
-from bohmisch_watten.phase import Phase
+from bohmisch_watten.phases import Phase
 
 
 def seer_action(

@@ -5,7 +5,7 @@ OpenSpiel game ``python_bohmisch_watten(players=N,mode=deal)`` (the default posi
 deal 2, everyone at the start score) against OpenSpiel's own information-set MCTS,
 ``ismcts.ISMCTSBot`` with a random-rollout evaluator, given about the expert's time per
 decision.  The expert sees only its seat's view, ``state.game_state.view(seat)``, and its
-action goes back through :func:`bohmisch_watten.action_ids.action_to_id`; ISMCTS samples
+action goes back through :func:`bohmisch_watten.encoding.action_to_id`; ISMCTS samples
 hidden cards with the adapter's ``resample_from_infostate``.
 
 Paired deals: deal ``i`` draws its chance outcomes (the 32 cards of the shuffle) from a
@@ -41,8 +41,8 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import bohmisch_watten.adapters.openspiel  # noqa: F401  (registers the game)
-from bohmisch_watten.action_ids import action_to_id
 from bohmisch_watten.bots import Bot, make_bot
+from bohmisch_watten.encoding import action_to_id
 
 DEFAULT_SIMULATIONS = {2: 14, 3: 12, 4: 11}
 """ISMCTS simulations per decision at about the expert's median CPU time (see above)."""

@@ -30,7 +30,7 @@ import attrs
 from bohmisch_watten import GameState, PlayCard, new_game
 from bohmisch_watten.bots import make_bot
 from bohmisch_watten.bots.inference import DEFAULT_MODEL, draw_worlds, heuristic_play
-from bohmisch_watten.phase import Phase
+from bohmisch_watten.phases import Phase
 from bohmisch_watten.views import PlayerView
 
 WORLDS = 40

@@ -27,7 +27,7 @@ from bohmisch_watten import Exchange, Fold, GameState, new_game
 from bohmisch_watten.bots import make_bot
 from bohmisch_watten.bots.policy import _hand_values as hand_values
 from bohmisch_watten.bots.policy import decide, expected_gain, rank_exchanges
-from bohmisch_watten.phase import Phase
+from bohmisch_watten.phases import Phase
 
 Decision = tuple[float, bool]
 """The heuristic's expected points of the hand (``gain``) and whether the bot folded."""

@@ -30,7 +30,7 @@ from collections import defaultdict
 from bohmisch_watten import GameState, new_game
 from bohmisch_watten.bots import make_bot
 from bohmisch_watten.bots.policy import decide
-from bohmisch_watten.phase import Phase
+from bohmisch_watten.phases import Phase
 from bohmisch_watten.solver import solve
 
 Row = list[float]

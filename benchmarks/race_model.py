@@ -27,7 +27,7 @@ import numpy as np
 
 from bohmisch_watten import new_game
 from bohmisch_watten.bots.policy import decide
-from bohmisch_watten.phase import Phase
+from bohmisch_watten.phases import Phase
 
 LOW, HIGH = 1, 100
 TARGET = Path(__file__).resolve().parents[1] / "src/bohmisch_watten/bots/_race_tables.py"

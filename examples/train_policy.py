@@ -121,10 +121,10 @@ import numpy as np
 import torch
 
 from bohmisch_watten import new_game
-from bohmisch_watten.action_ids import action_to_id, id_to_action
 from bohmisch_watten.adapters.fast import Encoder, bot_action
 from bohmisch_watten.bots import Bot, HeuristicBot, RandomBot
 from bohmisch_watten.bots.learned import PolicyNet, read_policy, save_policy
+from bohmisch_watten.encoding import action_to_id, id_to_action
 
 PLAYERS = 4
 MAX_DEALS = 60  # a game of random-ish play can drift; restart it after this many deals

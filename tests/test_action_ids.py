@@ -26,7 +26,7 @@ from bohmisch_watten import (
     legal_action_mask,
     new_game,
 )
-from bohmisch_watten.action_ids import (
+from bohmisch_watten.encoding import (
     ACTION_ID_NAMES,
     EXCHANGE_BASE,
     EXCHANGE_TRUMP_BASE,

@@ -11,7 +11,7 @@ import pytest
 from bohmisch_watten import new_game
 from bohmisch_watten.bots import make_bot
 from bohmisch_watten.bots.function_bot import FunctionBot
-from bohmisch_watten.cli import main
+from bohmisch_watten.commands.cli import main
 
 MYBOT = """
 from __future__ import annotations

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from bohmisch_watten import Rules
-from bohmisch_watten.cli import main, play_and_print
+from bohmisch_watten.commands.cli import main, play_and_print
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

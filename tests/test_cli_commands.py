@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bohmisch_watten import load_record, replay
-from bohmisch_watten.cli import build_parser, main
 from bohmisch_watten.commands import COMMANDS, DEFAULT_COMMAND
+from bohmisch_watten.commands.cli import build_parser, main
 
 
 def test_every_subcommand_has_the_registry_interface() -> None:

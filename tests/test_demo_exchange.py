@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bohmisch_watten import Rules
-from bohmisch_watten.cli import play_and_print
+from bohmisch_watten.commands.cli import play_and_print
 
 _HAND = re.compile(r"^  seat (\d): ((?:\S+ )*\S+)  \(")
 _EXCHANGE = re.compile(

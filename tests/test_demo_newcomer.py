@@ -11,8 +11,8 @@ import pytest
 
 from bohmisch_watten import Rules
 from bohmisch_watten.bots import RandomBot
-from bohmisch_watten.cli import BROKEN_PIPE_STATUS, main, play_and_print
 from bohmisch_watten.commands import COMMANDS
+from bohmisch_watten.commands.cli import BROKEN_PIPE_STATUS, main, play_and_print
 
 _DISCARDS_A_CRITICAL = re.compile(r"discards \d \([^)]*\b(HK|S7|E7)\b", re.M)
 

@@ -8,7 +8,7 @@ import re
 from hypothesis import given
 
 from bohmisch_watten import GameState, Phase
-from bohmisch_watten.display import turn_text
+from bohmisch_watten.state_text import turn_text
 from bohmisch_watten.views import PlayerView
 
 from game_strategies import game_states

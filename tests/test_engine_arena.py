@@ -15,7 +15,7 @@ import pytest
 
 from bohmisch_watten.arena import run_arena
 from bohmisch_watten.arena.report import to_json_dict, to_table
-from bohmisch_watten.cli import main
+from bohmisch_watten.commands.cli import main
 from engine_scripts import PYTHON, children, engine_script
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "engines"

@@ -13,7 +13,7 @@ import pytest
 
 from bohmisch_watten import new_game
 from bohmisch_watten.bots import HeuristicBot, RandomBot, SearchBot
-from bohmisch_watten.cli import build_parser, main
+from bohmisch_watten.commands.cli import build_parser, main
 from bohmisch_watten.engine import serve
 from bohmisch_watten.engine.protocol import decide_message, encode, new_game_message
 from bohmisch_watten.engine.serve import declared_options

@@ -27,11 +27,10 @@ from bohmisch_watten.bots import (
 from bohmisch_watten.bots._race import RaceValue
 from bohmisch_watten.bots.expert import GAME_BONUS
 from bohmisch_watten.bots.policy import choose_exchange, choose_play, rank_exchanges
-from bohmisch_watten.cards import DECK, Suit
+from bohmisch_watten.cards import DECK, Suit, bits
 from bohmisch_watten.position import Position
 from bohmisch_watten.solver import solve
-from bohmisch_watten.tables import bits
-from bohmisch_watten.tricks import _legal_play_mask
+from bohmisch_watten.tricks import legal_play_mask as _legal_play_mask
 from bohmisch_watten.views import PlayerView
 
 from helpers import VARIANTS

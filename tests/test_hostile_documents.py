@@ -146,7 +146,7 @@ def test_random_damage_to_a_past_line_is_a_format_error_or_a_valid_record(
 
 
 def test_the_shared_readers_name_where_they_failed() -> None:
-    from bohmisch_watten import _documents as doc
+    from bohmisch_watten import _strict_json as doc
 
     read = doc.DealReader(3)
     cases = [
@@ -173,7 +173,7 @@ def test_the_shared_readers_name_where_they_failed() -> None:
 
 
 def test_json_depth_ignores_brackets_inside_strings() -> None:
-    from bohmisch_watten._documents import json_depth, parse_json
+    from bohmisch_watten.notation import json_depth, parse_json
 
     assert json_depth('"[[[{"') == 0
     assert json_depth('["[[", {"a": "\\"[["}]') == 2

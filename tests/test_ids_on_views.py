@@ -16,7 +16,7 @@ from bohmisch_watten import (
     id_to_action,
     legal_action_mask,
 )
-from bohmisch_watten.action_ids import EXCHANGE_BASE
+from bohmisch_watten.encoding import EXCHANGE_BASE
 
 from game_strategies import game_states
 

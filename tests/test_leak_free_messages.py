@@ -28,7 +28,7 @@ from bohmisch_watten import (
     Shuffle,
     TakeCritical,
 )
-from bohmisch_watten.turns import turn_message
+from bohmisch_watten.seats import turn_message
 
 from game_strategies import game_states
 

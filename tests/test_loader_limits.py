@@ -68,7 +68,7 @@ def _public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
                         yield f"{module_name}.{name}.{attr}", getattr(obj, attr)
 
 
-HELPERS = {"bohmisch_watten.notation.check_text"}
+HELPERS = {"bohmisch_watten.notation.check_text", "bohmisch_watten.notation.parse_json"}
 """Public functions with a ``max_chars`` that are not loaders: the check loaders call."""
 
 
@@ -198,18 +198,6 @@ def test_state_from_json_none_is_the_deprecated_default() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert GameState.from_json(document) == state  # no warning for the default
-
-
-def test_jsonread_is_a_deprecated_shim() -> None:
-    from bohmisch_watten import _documents, jsonread
-
-    with pytest.warns(DeprecationWarning, match="internal"):
-        assert jsonread.summary_to_dict is _documents.summary_to_dict
-    with pytest.warns(DeprecationWarning, match="json_depth"):
-        assert jsonread.json_depth("[[]]") == 2
-    with pytest.raises(AttributeError):
-        jsonread._DealReader  # noqa: B018
-    assert jsonread.__all__ == []
 
 
 def test_record_loaders_are_the_same_for_both_forms() -> None:

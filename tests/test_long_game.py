@@ -14,7 +14,7 @@ import random
 import pytest
 
 from bohmisch_watten import GameState, Phase, Rules, new_game, replay
-from bohmisch_watten.summary import PastDeals
+from bohmisch_watten.deals import PastDeals
 
 
 @pytest.fixture(scope="module")

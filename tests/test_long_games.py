@@ -24,7 +24,7 @@ from bohmisch_watten import (
     replay,
     to_json,
 )
-from bohmisch_watten._limits import DEAL_LIMIT, SCORE_LIMIT
+from bohmisch_watten.notation import DEAL_LIMIT, SCORE_LIMIT
 from bohmisch_watten.serialization import _load
 
 DEALS = 5_000

@@ -8,7 +8,6 @@ the guard that decides the game's end, and posted as it is.
 
 from __future__ import annotations
 
-import ast
 import itertools
 import pickle
 import random
@@ -17,21 +16,23 @@ from pathlib import Path
 import pytest
 
 import bohmisch_watten
-from bohmisch_watten import DECK, Card, GameState, Phase, Rules, Suit, new_game
+from bohmisch_watten import DECK, Card, Phase, Rules, Suit, new_game
 from bohmisch_watten import state as state_module
-from bohmisch_watten._construct import restore_state
-from bohmisch_watten._history import history_tuple, last_shuffle
-from bohmisch_watten._layout import final_position, last_deal_of
 from bohmisch_watten.actions import EXCHANGES, EXCHANGES_WITH_TRUMP, Exchange
 from bohmisch_watten.bots import _cards
-from bohmisch_watten.cards import BELLI, MAXI, SPITZ
+from bohmisch_watten.cards import BELLI, MAXI, SPITZ, bits
 from bohmisch_watten.dealing import cut_looker
 from bohmisch_watten.rules import Schleck
 from bohmisch_watten.scoring import deal_points, post_scores
-from bohmisch_watten.tables import bits
+from bohmisch_watten.state import (
+    final_position,
+    history_tuple,
+    last_deal_of,
+    last_shuffle,
+    restore_state,
+)
 from bohmisch_watten.tricks import (
     TRUMP,
-    _legal_play_mask,
     card_strength,
     effective_suit,
     legal_play_mask,
@@ -97,10 +98,6 @@ def test_trick_winner_is_none_without_a_trick_or_a_trump() -> None:
 def test_outranks_names_a_bad_led_suit(led: object) -> None:
     with pytest.raises(TypeError, match="led"):
         outranks(DECK[0], DECK[1], led, Suit.HEARTS)  # type: ignore[arg-type]
-
-
-def test_the_old_private_name_of_the_play_mask_is_the_public_function() -> None:
-    assert _legal_play_mask is legal_play_mask
 
 
 @pytest.mark.rule("R12", "R14")
@@ -169,8 +166,8 @@ def test_deal_score_is_what_the_scoring_rules_give_and_needs_a_trump() -> None:
         assert state.deal_score is state.deal_score  # kept, not recomputed
 
 
-def test_a_state_pickled_without_its_play_mask_is_restored_with_it() -> None:
-    names = [f for f in state_module._FIELD_NAMES if f != "play_mask"]
+def test_a_state_is_restored_from_its_fields_and_flat_history() -> None:
+    names = state_module._FIELD_NAMES
     for state in random_game(4, 2, max_deals=1)[1]:
         values = tuple(getattr(state, name) for name in names)
         restored = restore_state(values, history_tuple(state.history_node))
@@ -242,29 +239,6 @@ def test_narration_is_written_from_the_events() -> None:
             events, state, 0, names
         )
         state = after
-
-
-def _imports(module: str) -> set[str]:
-    tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
-    return {
-        node.module or ""
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.level > 0
-    }
-
-
-@pytest.mark.parametrize("module", ["turns.py", "display.py", "svg.py"])
-def test_enum_users_do_not_import_the_machine(module: str) -> None:
-    assert "phases" not in _imports(module)
-    assert "phase" in _imports(module)
-
-
-def test_phase_is_one_class_under_both_names() -> None:
-    from bohmisch_watten.phase import Phase as enum_home
-    from bohmisch_watten.phases import Phase as machine_name
-
-    assert enum_home is machine_name is Phase
-    assert isinstance(new_game(2), GameState)
 
 
 def test_view_previous_folds_is_the_state_s() -> None:

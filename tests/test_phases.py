@@ -9,16 +9,16 @@ from collections.abc import Callable
 import pytest
 
 from bohmisch_watten import GameState, Phase, PlayCard, new_game
-from bohmisch_watten._effects import play
+from bohmisch_watten.actions import Exchange, Fold, LeaveCritical, Shuffle, TakeCritical
 from bohmisch_watten.phases import (
-    DECIDERS,
-    GUARDS,
+    AUTO_TRIGGERS,
     MACHINE,
     TABLE,
     TRANSITIONS,
     compile_decider,
     resolve,
 )
+from bohmisch_watten.state import _AUTO, _STEPS, GUARDS
 
 
 class _Probe:
@@ -33,12 +33,12 @@ def _constant(value: bool) -> Callable[..., bool]:
     return lambda *args: value
 
 
-def _constant_guards(outcomes: dict[str, bool]) -> Callable[[str, object], Callable[..., bool]]:
-    return lambda name, guard: _constant(outcomes[name])
+def _constant_guards(outcomes: dict[str, bool]) -> dict[str, Callable[..., bool]]:
+    return {name: _constant(value) for name, value in outcomes.items()}
 
 
-def _lookup(outcomes: dict[str, bool]) -> Callable[[str, object], bool]:
-    return lambda name, guard: outcomes[name]
+def _lookup(outcomes: dict[str, bool]) -> Callable[[str], bool]:
+    return lambda name: outcomes[name]
 
 
 TRIGGERS = sorted({t["trigger"] for t in TRANSITIONS})
@@ -63,9 +63,7 @@ def test_table_agrees_with_machine_for_every_guard_outcome(phase: Phase, trigger
         table_dest = None if options is None else resolve(options, _lookup(outcomes))
         assert table_dest == machine_dest, (phase, trigger, outcomes)
         # The hot path's compiled decider, fed the same guard outcomes, agrees too.
-        if options is None:
-            assert (phase, trigger) not in DECIDERS
-        else:
+        if options is not None:
             decide = compile_decider(options, _constant_guards(outcomes))
             assert decide(None, None) == machine_dest, (phase, trigger, outcomes)  # type: ignore[arg-type]
 
@@ -81,8 +79,40 @@ def test_guards_are_named_pure_functions() -> None:
     assert used == set(GUARDS)
 
 
-def test_deciders_cover_the_table() -> None:
-    assert set(DECIDERS) == set(TABLE)
+_TRIGGER_OF = {
+    Shuffle: "shuffle",
+    TakeCritical: "take",
+    LeaveCritical: "leave",
+    Fold: "fold",
+    Exchange: "exchange",
+    PlayCard: "play",
+}
+
+
+def test_the_table_apply_reads_covers_the_machine_exactly() -> None:
+    """apply()'s table has one entry per (phase, trigger) of the machine, and no other."""
+    compiled = {(phase, _TRIGGER_OF[kind]) for kind, steps in _STEPS.items() for phase in steps}
+    compiled |= {(phase, AUTO_TRIGGERS[phase]) for phase in _AUTO}
+    assert compiled == set(TABLE)
+
+
+def test_the_compiled_deciders_agree_with_the_machine_on_real_states() -> None:
+    """On the states of real games, each decider apply() reads gives the machine's answer."""
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(3):
+        state = new_game(3)
+        while not state.is_terminal:
+            actions = state.legal_actions() or (state.sample_chance(rng),)
+            for action in actions:
+                options = TABLE[(state.phase, _TRIGGER_OF[type(action)])]
+                expected = resolve(options, lambda name: GUARDS[name](state, action))  # noqa: B023
+                assert _STEPS[type(action)][state.phase][1](state, action) == expected
+                checked += 1
+            if state.phase in _AUTO:  # CUT with a Critical on offer: the ritual goes on
+                assert _AUTO[state.phase][0](state, None) is None
+            state = state.apply(rng.choice(actions))
+    assert checked > 100
 
 
 def _last_card_of_a_deal() -> tuple[GameState, PlayCard]:
@@ -106,12 +136,12 @@ def test_the_play_takes_the_guards_answer_in_the_fifth_trick() -> None:
 
     def decide(before: GameState, played: object) -> Phase | None:
         asked.append(played)
-        return DECIDERS[(Phase.PLAY, "play")](before, played)
+        return _STEPS[PlayCard][Phase.PLAY][1](before, played)
 
-    done = play(state, action, decide)
+    done = state._apply_play(action, decide)
     assert asked == [action]
     assert done.phase is Phase.SCORE
     assert done.tricks_completed == 5
-    overruled = play(state, action, lambda before, played: Phase.PLAY)
+    overruled = state._apply_play(action, lambda before, played: Phase.PLAY)
     assert overruled.tricks_completed == 4  # the machine said PLAY: the trick goes on
     assert overruled.cards_in_trick == state.cards_in_trick + 1

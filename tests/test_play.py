@@ -165,7 +165,7 @@ def test_trick_winners() -> None:
 @pytest.mark.rule("R9")
 @pytest.mark.parametrize(("trump", "count"), [("G8", 11), ("E8", 10), ("H8", 10), ("S8", 10)])
 def test_number_of_trumps(trump: str, count: int) -> None:
-    from bohmisch_watten.tables import TRUMP_MASK
+    from bohmisch_watten.tricks import TRUMP_MASK
 
     assert TRUMP_MASK[Card.parse(trump).suit].bit_count() == count
 

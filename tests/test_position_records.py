@@ -19,8 +19,8 @@ from bohmisch_watten import (
     new_game,
     replay,
 )
+from bohmisch_watten.deals import PastDeals
 from bohmisch_watten.serialization import to_json, view_from_json
-from bohmisch_watten.summary import PastDeals
 
 
 def _random_until(state: GameState, rng: random.Random, stop: object) -> GameState:

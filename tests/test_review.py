@@ -23,7 +23,7 @@ from bohmisch_watten import (
     replay,
 )
 from bohmisch_watten.bots import HeuristicBot, SearchBot, play_out, registry
-from bohmisch_watten.cli import build_parser, main
+from bohmisch_watten.commands.cli import build_parser, main
 from bohmisch_watten.review import (
     BLUNDER,
     INACCURACY,

@@ -20,8 +20,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from bohmisch_watten import load_record, replay
+from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.server import GameServer, Limits, create_server
-from bohmisch_watten.web.storage import open_storage
 from test_storage import postgres_url  # noqa: F401 - the fixture
 
 from knowledge import cards_in, known_cards

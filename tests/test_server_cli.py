@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from bohmisch_watten.cli import main
+from bohmisch_watten.commands.cli import main
 
 
 @pytest.fixture

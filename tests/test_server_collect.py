@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from bohmisch_watten.cli import main
+from bohmisch_watten.commands.cli import main
 from bohmisch_watten.web._collect import NEVER, ScheduledCollection
+from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.server import create_server
-from bohmisch_watten.web.storage import open_storage
 
 
 class _Node:

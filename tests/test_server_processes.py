@@ -21,7 +21,7 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 from bohmisch_watten import load_record, replay
-from bohmisch_watten.web.storage import open_storage
+from bohmisch_watten.web.backends import open_storage
 from test_storage import postgres_url  # noqa: F401 - the fixture
 
 SRC = Path(__file__).resolve().parents[1] / "src"

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.storage import (
     SCHEMA_VERSION,
     Conflict,
     Storage,
     StoredSeat,
-    open_storage,
 )
 
 POSTGRES_ENV = "WATTEN_TEST_POSTGRES"

@@ -32,10 +32,10 @@ from bohmisch_watten import (
     TakeCritical,
     new_game,
 )
-from bohmisch_watten._sampling import forbidden_mask
-from bohmisch_watten.state import _build_state
-from bohmisch_watten.tables import bits
-from bohmisch_watten.tricks import _legal_play_mask as legal_play_mask
+from bohmisch_watten.cards import bits
+from bohmisch_watten.determinize import forbidden_mask
+from bohmisch_watten.state import build_state as _build_state
+from bohmisch_watten.tricks import legal_play_mask
 
 from helpers import VARIANTS, cards, keep_all, play_cards, stack_pack
 

@@ -23,8 +23,8 @@ from bohmisch_watten.web._i18n import (
     messages,
 )
 from bohmisch_watten.web._narrate import narrate
+from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.server import create_server
-from bohmisch_watten.web.storage import open_storage
 
 ASSETS = resources.files("bohmisch_watten.web").joinpath("assets")
 

@@ -21,15 +21,21 @@ True
 
 from __future__ import annotations
 
-from .action_ids import (
+import importlib
+import warnings
+from types import ModuleType
+from typing import Final
+
+from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
+from .cards import BELLI, CRITICALS, DECK, MAXI, SPITZ, Card, Rank, Suit
+from .deals import DealSummary, Trick
+from .encoding import (
     ACTION_TABLE_VERSION,
     NUM_ACTION_IDS,
     action_to_id,
     id_to_action,
     legal_action_mask,
 )
-from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
-from .cards import BELLI, CRITICALS, DECK, MAXI, SPITZ, Card, Rank, Suit
 from .errors import FormatError, IllegalActionError
 from .notation import (
     MAX_DOCUMENT_CHARS,
@@ -39,13 +45,12 @@ from .notation import (
     parse_rules,
     rules_to_string,
 )
-from .phase import Phase
+from .phases import Phase
 from .position import Position
 from .records import GameRecord, load_record, read_records, replay, write_records
 from .rules import Overshoot, Rules, Schleck
 from .serialization import FORMAT_VERSION, from_json, to_json
 from .state import GameState, new_game, next_game
-from .summary import DealSummary, Trick
 from .tricks import card_strength
 from .views import PlayerView, PublicDeal
 
@@ -105,3 +110,40 @@ __all__ = [
     "to_json",
     "write_records",
 ]
+
+_DEPRECATED_MODULES: Final = {
+    "phase": "phases",
+    "facts": "deals",
+    "summary": "deals",
+    "tables": "tricks",
+    "turns": "seats",
+    "exchange_options": "actions",
+    "action_ids": "encoding",
+    "display": "state_text",
+    "cli": "commands.cli",
+}
+"""Modules of release 0.2.0 merged into another: old name → the module that holds its names.
+
+``bohmisch_watten.summary`` (an attribute of the package, as after ``import
+bohmisch_watten``) still gives the new module, with a :class:`DeprecationWarning`, until
+:data:`_REMOVED_IN`; ``from bohmisch_watten.summary import …`` does not, so write
+``from bohmisch_watten.deals import …`` (or import the name from the package itself).
+"""
+
+_REMOVED_IN: Final = "0.4.0"
+"""The release that removes every deprecated name (the test of the deprecations fails once
+:data:`__version__` reaches it, so that they cannot outlive it)."""
+
+
+def __getattr__(name: str) -> ModuleType:
+    """The deprecated module names of :data:`_DEPRECATED_MODULES`, with a warning."""
+    new = _DEPRECATED_MODULES.get(name)
+    if new is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        f"bohmisch_watten.{name} is deprecated and will be removed in {_REMOVED_IN}: "
+        f"its names are in bohmisch_watten.{new}",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return importlib.import_module(f"{__name__}.{new}")

@@ -1,7 +1,7 @@
-"""``python -m bohmisch_watten``: see :mod:`bohmisch_watten.cli`."""
+"""``python -m bohmisch_watten``: see :mod:`bohmisch_watten.commands.cli`."""
 
 import sys
 
-from .cli import main
+from .commands.cli import main
 
 sys.exit(main())

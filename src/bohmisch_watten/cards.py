@@ -14,7 +14,7 @@ from typing import Final
 
 from attrs.exceptions import FrozenInstanceError
 
-from ._checks import check_instance
+from .errors import check_instance
 
 __all__ = [
     "BELLI",
@@ -245,3 +245,13 @@ CRITICALS: Final[tuple[Card, ...]] = (MAXI, BELLI, SPITZ)
 """The three Criticals, highest first (R7)."""
 
 _CRITICAL_INDICES: Final = frozenset(c.index for c in CRITICALS)
+
+
+def bits(mask: int) -> list[int]:
+    """The card indices in ``mask`` (bit ``i`` for ``DECK[i]``), ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

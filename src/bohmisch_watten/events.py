@@ -38,7 +38,7 @@ import attrs
 
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .cards import Card
-from .phase import Phase
+from .phases import Phase
 from .seats import seat_order
 from .state import GameState
 

@@ -1,4 +1,5 @@
-"""Text notation for cards, actions and rules, and the input limits of every loader.
+"""Text notation for cards, actions and rules; the input limits and the JSON parser of
+every loader.
 
 Action notation (the same strings as ``str(action)``; :func:`parse_action` is the exact
 inverse and also accepts any case, extra spaces and commas between cards):
@@ -28,10 +29,11 @@ hostile input cannot make a loader slow.
 
 from __future__ import annotations
 
-from typing import Final
+import json
+import re
+from itertools import accumulate
+from typing import Any, Final
 
-from ._limits import MAX_DOCUMENT_CHARS as _LIMIT
-from ._limits import too_large
 from .actions import (
     FOLD,
     LEAVE,
@@ -50,16 +52,20 @@ from .errors import FormatError
 from .rules import Rules, rules_from_text
 
 __all__ = [
+    "DEAL_LIMIT",
     "MAX_DOCUMENT_CHARS",
     "MAX_LINE_CHARS",
+    "SCORE_LIMIT",
     "action_to_string",
+    "json_depth",
     "parse_action",
     "parse_card",
+    "parse_json",
     "parse_rules",
     "rules_to_string",
 ]
 
-MAX_DOCUMENT_CHARS: Final = _LIMIT
+MAX_DOCUMENT_CHARS: Final = 16_000_000
 """The largest document any loader reads, in characters (bytes for ``bytes`` input).
 
 Sized by what the library itself writes: a game of 5,000 deals (four players,
@@ -69,6 +75,33 @@ document, so every document of such a game loads with the default.  16 million l
 room for three times that and still bounds the memory and time a hostile input can
 cost.  Loaders take a ``max_chars`` argument to raise it for trusted files.
 """
+
+DEAL_LIMIT: Final = 10**15
+"""The highest deal number a :class:`~bohmisch_watten.Position` or a document may hold.
+
+The rules put no limit on a game's length: a game ends only when a score reaches the
+goal (R31), and four players who keep taking no trick drift away from it for ever (four
+heuristic bots did, in 2 games of 300, past deal 1,000,000: the old limit, which then
+broke their views).  So the bound must lie beyond any game that can be played: at a
+million deals a second a game would need more than thirty years to reach it.
+"""
+
+SCORE_LIMIT: Final = 10**17
+"""The largest score (either sign) a :class:`~bohmisch_watten.Position` or a document may hold.
+
+A deal moves a score by at most 10 points (R29, R30: +5 for no trick, doubled in
+Hearts), and no start score is above 1,000 (R28), so no game of at most
+:data:`DEAL_LIMIT` deals passes this.
+"""
+
+
+def too_large(what: str, size: int, unit: str, limit: int, raisable: bool = True) -> str:
+    """The message for an input over its limit, saying how to raise it where one can."""
+    message = f"{what} is too large: {size} {unit}, limit {limit}"
+    if raisable:
+        message += f"; for a trusted document pass max_chars={size} (or more) to the loader"
+    return message
+
 
 MAX_LINE_CHARS: Final = 1_000
 """The longest single action or rules string accepted (a shuffle is about 110)."""
@@ -226,3 +259,70 @@ def parse_rules(text: object) -> Rules:
         return rules_from_text(text)
     except FormatError as error:
         raise FormatError(f"rules: {error}") from None
+
+
+# ------------------------------------------------------------ strict JSON
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in ``text``, ignoring string contents.
+
+    Runs in linear time without recursion, so it is safe on any input; it exists so
+    that the recursive JSON parser never sees a document deep enough to overflow.
+    """
+    if "[" not in text and "{" not in text:
+        return 0
+    # Drop escaped characters that matter (backslash, quote), then the insides of
+    # strings (every other piece between quotes), then everything but brackets.
+    parts = text.replace("\\\\", "").replace('\\"', "").split('"')
+    brackets = _NOT_BRACKET.sub("", "".join(parts[::2]))
+    if not brackets:
+        return 0
+    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)))
+
+
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _no_constants(name: str) -> None:
+    raise FormatError(f"{name} is not allowed in a document")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise FormatError(f"field {key[:30]!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def parse_json(text: object, what: str, *, max_chars: int, max_depth: int) -> Any:
+    """Parse hostile JSON text: the one parser of every loader.
+
+    ``bytes`` are decoded as UTF-8 (see :func:`~bohmisch_watten.notation.check_text`).
+    The size and the nesting are checked before the parser runs, so that neither a huge
+    nor a deep input costs more than a linear scan; the parser then refuses duplicate
+    keys (which :func:`json.loads` would silently resolve to the last one) and the
+    ``NaN``/``Infinity`` constants (which are not JSON).
+
+    Args:
+        text: the input.
+        what: what it is, for messages (``"a state document"``).
+        max_chars: the size limit, in characters (bytes for ``bytes`` input).
+        max_depth: the deepest nesting of arrays and objects allowed.
+
+    Raises:
+        FormatError: for anything but JSON within the limits, saying why.
+    """
+    text = check_text(text, what, max_chars)
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise FormatError(f"{what} is nested {depth} levels deep, limit {max_depth}")
+    try:
+        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates)
+    except FormatError as error:
+        raise FormatError(f"{what}: {error}") from None
+    except (ValueError, RecursionError) as error:
+        raise FormatError(f"{what} is not valid JSON: {str(error)[:100]}") from None

@@ -34,8 +34,8 @@ from typing import Any, Final
 
 import attrs
 
-from ._limits import DEAL_LIMIT, SCORE_LIMIT, too_large
 from .errors import FormatError
+from .notation import DEAL_LIMIT, SCORE_LIMIT, too_large
 from .rules import Rules, rules_from_text, rules_to_text
 from .seats import right_of
 
@@ -80,9 +80,9 @@ class Position:
         rules: the variants in force.
         dealer: the dealer of this deal (R2–R4).
         deal_number: 1 for the first deal of the game (R21.1 depends on it), at most
-            :data:`~bohmisch_watten._limits.DEAL_LIMIT` (10**15, beyond any game).
+            :data:`~bohmisch_watten.notation.DEAL_LIMIT` (10**15, beyond any game).
         scores: per seat, the score before this deal (R28–R32), within
-            ±:data:`~bohmisch_watten._limits.SCORE_LIMIT` (10**17).
+            ±:data:`~bohmisch_watten.notation.SCORE_LIMIT` (10**17).
         folded: per seat, whether that player folded in the *previous* deal (R21.4);
             all False in the first deal.
 

@@ -65,21 +65,19 @@ from typing import Final, TextIO
 
 import attrs
 
-from ._construct import build_state
-from ._documents import DealReader, parse_json, summary_to_dict
-from ._history import deal_actions, exchange_action
-from ._sampling import DealInfo, Plan
+from ._strict_json import DealReader
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .cards import DECK
+from .deals import DealSummary, PastDeals, summary_to_dict
+from .determinize import DealInfo, Plan, deal_actions, exchange_action
 from .errors import FormatError, IllegalActionError
-from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_rules
+from .notation import MAX_DOCUMENT_CHARS, check_text, parse_action, parse_json, parse_rules
 from .phases import Phase
 from .position import Position
 from .rules import Rules
 from .scoring import game_result
 from .seats import left_of
-from .state import GameState, new_game
-from .summary import DealSummary, PastDeals
+from .state import GameState, build_state, new_game
 
 __all__ = [
     "MAX_TAG_CHARS",

@@ -19,8 +19,7 @@ from typing import Any, Final, TypeVar
 
 import attrs
 
-from ._checks import check_bool, check_int
-from .errors import FormatError
+from .errors import FormatError, check_bool, check_int
 
 __all__ = [
     "Overshoot",

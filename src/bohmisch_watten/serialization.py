@@ -59,10 +59,10 @@ from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
 
-from ._documents import (
+from ._read_v0_1 import old_folds, old_snapshot, read_past_deals
+from ._strict_json import (
     JSON,
     DealReader,
-    parse_json,
     read_array,
     read_bool,
     read_card,
@@ -70,11 +70,8 @@ from ._documents import (
     read_int,
     read_object,
     read_str,
-    summary_to_dict,
     type_name,
 )
-from ._legacy import old_folds, old_snapshot, read_past_deals
-from ._limits import DEAL_LIMIT, SCORE_LIMIT
 from .actions import (
     FOLD,
     LEAVE,
@@ -88,16 +85,15 @@ from .actions import (
     Shuffle,
     TakeCritical,
 )
-from .cards import DECK, Card
+from .cards import DECK, Card, bits
+from .deals import CutEntry, summary_to_dict
 from .errors import FormatError
-from .facts import CutEntry
-from .notation import MAX_DOCUMENT_CHARS, parse_action
-from .phase import Phase
+from .notation import DEAL_LIMIT, MAX_DOCUMENT_CHARS, SCORE_LIMIT, parse_action, parse_json
+from .phases import Phase
 from .position import Position
 from .records import GameRecord, past_problem, replay
 from .rules import RULE_TYPES, Rules, rules_values
 from .state import GameState
-from .tables import bits
 from .tricks import Plays
 from .views import PlayerView
 

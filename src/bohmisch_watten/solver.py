@@ -18,7 +18,7 @@ Two models of the other seats:
 
 The work is done on bitmasks by :func:`solve_masks`, which a bot can call on sampled
 worlds without building states: cards are ints ``suit * 8 + rank``, hands are
-bitmasks of them, exactly as in :mod:`bohmisch_watten.tables`.  The trick rules are
+bitmasks of them, exactly as in :mod:`bohmisch_watten.tricks`.  The trick rules are
 those of :mod:`bohmisch_watten.tricks` (``legal_play_mask`` and ``best_play``,
 R24–R27), the points those of :mod:`bohmisch_watten.scoring` (R29–R32).
 
@@ -40,16 +40,15 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
 
-from ._checks import check_instance
 from .actions import PLAY_ACTIONS, PlayCard
-from .cards import DECK, Card
-from .phase import Phase
+from .cards import DECK, Card, bits
+from .errors import check_instance
+from .phases import Phase
 from .rules import Rules
 from .scoring import deal_points, post_scores
 from .seats import left_of
 from .state import GameState
-from .tables import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, bits
-from .tricks import Plays
+from .tricks import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, Plays
 from .tricks import best_play as _best_play
 from .tricks import legal_play_mask as _legal_play_mask
 

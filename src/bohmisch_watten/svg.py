@@ -30,7 +30,7 @@ from typing import Final
 
 from .actions import PlayCard
 from .cards import BELLI, MAXI, SPITZ, Card, Rank, Suit
-from .phase import Phase
+from .phases import Phase
 from .state import GameState
 from .tricks import trick_winner
 from .views import PlayerView

@@ -30,24 +30,18 @@ from typing import Any, Final
 
 import attrs
 
-from ._checks import check_int, check_rng
-from ._construct import build_state
-from ._history import deal_actions, deal_nodes, exchange_action, last_shuffle
-from ._layout import final_position
-from ._sampling import DealInfo, Plan
 from .actions import Action, Shuffle
-from .cards import DECK, Card
-from .display import render_view, turn_text
-from .facts import CutEntry, CutLook, DealFacts
-from .phase import Phase
+from .cards import DECK, Card, bits
+from .deals import CutEntry, CutLook, DealFacts, DealSummary, PastDeals, PublicDeal
+from .determinize import DealInfo, Plan, deal_actions, deal_nodes, exchange_action
+from .errors import check_int, check_rng
+from .phases import Phase
 from .position import Position
 from .rules import Rules
 from .scoring import game_returns
-from .seats import left_of, right_of, seat_order
-from .state import GameState
-from .summary import DealSummary, PastDeals, PublicDeal
-from .tables import CRITICAL_MASK, bits
-from .tricks import PlayedTrick, Plays
+from .seats import left_of, right_of, seat_order, turn_text
+from .state import GameState, build_state, final_position, last_shuffle
+from .tricks import CRITICAL_MASK, PlayedTrick, Plays
 
 __all__ = ["PlayerView", "PublicDeal"]
 
@@ -139,7 +133,7 @@ class PlayerView(DealFacts):
 
     @property
     def cut_looks(self) -> tuple[CutLook, ...]:
-        """The ritual so far, each look a :class:`~bohmisch_watten.facts.CutLook`
+        """The ritual so far, each look a :class:`~bohmisch_watten.deals.CutLook`
         ``(seat, card or None, taken, critical)`` (R13), as on the state.
 
         The card is None where only another seat knows it.
@@ -276,6 +270,8 @@ class PlayerView(DealFacts):
 
     def __str__(self) -> str:
         """The table of ``str(state)`` as this seat sees it, hidden cards as ``??``."""
+        from .state_text import render_view  # the text forms import this module
+
         return render_view(self)
 
     def __repr__(self) -> str:
@@ -420,7 +416,7 @@ class PlayerView(DealFacts):
         """A full state consistent with this view, for determinization and IS-MCTS.
 
         The hidden cards go to the places this seat cannot see, uniformly among all deals
-        consistent with the view (see the internal ``bohmisch_watten._sampling``): voids shown by
+        consistent with the view (see the internal ``bohmisch_watten.determinize``): voids shown by
         play (R25), no trump held by a player who did not trump when void, no card that
         would have headed or overtrumped when that was compulsory (R25, R26), the taken
         Criticals and the dealer's taken trump card where they are (R13, R19), the cut

@@ -45,27 +45,26 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from .._layout import STOCK_LIMIT
-from ..action_ids import (
+from ..actions import PLAY_ACTIONS, Action
+from ..bots import Bot, HeuristicBot, RandomBot
+from ..bots.policy import decide
+from ..cards import CRITICALS, DECK
+from ..cards import bits as card_indices
+from ..deals import DealFields, GameFields
+from ..encoding import (
     EXCHANGE_BASE,
     EXCHANGE_TRUMP_BASE,
     FOLD_ID,
     NUM_ACTION_IDS,
     PLAY_BASE,
     id_to_action,
+    layout,
+    observation_size,
 )
-from ..actions import PLAY_ACTIONS, Action
-from ..bots import Bot, HeuristicBot, RandomBot
-from ..bots.policy import decide
-from ..cards import CRITICALS, DECK
-from ..encoding import layout, observation_size
-from ..facts import DealFields, GameFields
-from ..phase import Phase
+from ..phases import Phase
 from ..seats import left_of
-from ..state import GameState
-from ..tables import CRITICAL_MASK
-from ..tables import bits as card_indices
-from ..tricks import PlayedTrick
+from ..state import STOCK_LIMIT, GameState
+from ..tricks import CRITICAL_MASK, PlayedTrick
 from ..views import drawn_cards
 
 __all__ = [
@@ -526,7 +525,7 @@ def action_for(state: GameState, index: int) -> Action:
 
     A card play's action is the same in every state (ids 67–98 are the 32 cards), and
     it is most of a game's decisions; every other id, and every bad one, goes to
-    :func:`~bohmisch_watten.action_ids.id_to_action`, the one mapping (an exchange id
+    :func:`~bohmisch_watten.encoding.id_to_action`, the one mapping (an exchange id
     names hand positions, R18).  Legality is :meth:`GameState.apply`'s to check.
     """
     if PLAY_BASE <= index < NUM_ACTION_IDS:

@@ -12,7 +12,7 @@ importing this module registers it as ``BohmischWatten-v0``:
 
 * **Observation**: :func:`bohmisch_watten.encoding.observation` of the learning seat's
   view, ``float32`` in ``[0, 1]``; ``info["action_mask"]`` is the ``int8`` mask over the
-  99 action ids (:mod:`bohmisch_watten.action_ids`).
+  99 action ids (:mod:`bohmisch_watten.encoding`).
 * **Action**: an id in ``Discrete(99)``.  An id that is not legal ends the episode with
   reward −1 and ``info["illegal"] = True``; it never raises (``check_env`` steps with
   random ids, most of them illegal).
@@ -52,9 +52,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..action_ids import NUM_ACTION_IDS
 from ..bots import Bot
-from ..encoding import observation_size
+from ..encoding import NUM_ACTION_IDS, observation_size
 from ..rules import Rules
 from ..state import GameState
 from ._episodes import action_index

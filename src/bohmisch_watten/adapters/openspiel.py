@@ -33,7 +33,7 @@ rules are one flat parameter each, with the names and defaults of :class:`Rules`
 The shuffle is explicit chance: one chance node per card of the pack, top card first,
 each uniform over the cards not yet placed (as OpenSpiel's Hearts deals), 32 per deal;
 the 32nd completes the library's :class:`Shuffle`.  Player actions are the 99 ids of
-:mod:`bohmisch_watten.action_ids`.  Observations come from :meth:`GameState.view` only:
+:mod:`bohmisch_watten.encoding`.  Observations come from :meth:`GameState.view` only:
 the tensor is :func:`bohmisch_watten.encoding.observation` (information-state and
 observation tensors alike), the information-state string is the view's exact key
 :meth:`PlayerView.information_set` (equal exactly for equal views), the observation
@@ -51,10 +51,17 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from ..action_ids import NUM_ACTION_IDS, action_to_id, id_to_action, legal_action_mask
 from ..actions import Shuffle
 from ..cards import DECK
-from ..encoding import layout, observation, observation_size
+from ..encoding import (
+    NUM_ACTION_IDS,
+    action_to_id,
+    id_to_action,
+    layout,
+    legal_action_mask,
+    observation,
+    observation_size,
+)
 from ..state import GameState, new_game
 from ._episodes import (
     MAX_DEAL_CHANGE,

@@ -11,7 +11,7 @@ True
   ``reset`` (R11).
 * Observations are ``{"observation": float32 vector, "action_mask": int8 mask}``: the
   :func:`bohmisch_watten.encoding.observation` of the seat's view and the mask over the
-  99 action ids of :mod:`bohmisch_watten.action_ids` (all 0 when it is not to act),
+  99 action ids of :mod:`bohmisch_watten.encoding` (all 0 when it is not to act),
   computed by :mod:`bohmisch_watten.adapters.fast` (equal numbers, proven by a
   property test, at several times the speed).
 * ``rules`` is a :class:`Rules`, the rules notation (``env(rules="schleck=none")``) or a
@@ -39,9 +39,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..action_ids import NUM_ACTION_IDS
-from ..encoding import observation_size
-from ..phase import Phase
+from ..encoding import NUM_ACTION_IDS, observation_size
+from ..phases import Phase
 from ..rules import Rules
 from ..state import GameState, new_game
 from ._config import count_argument, rules_argument

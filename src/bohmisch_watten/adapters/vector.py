@@ -49,8 +49,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..action_ids import NUM_ACTION_IDS
-from ..encoding import observation_size
+from ..encoding import NUM_ACTION_IDS, observation_size
 from ..rules import Rules
 from ._config import count_argument
 from ._episodes import action_index

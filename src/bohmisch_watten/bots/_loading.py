@@ -105,14 +105,12 @@ def load_object(path: str) -> object:
     return _attribute(module, attribute, f"module {module_name!r}", path)
 
 
-_FILE_MODULES: dict[Path, types.ModuleType] = {}
-
-
 def load_file_object(file: str, attribute: str) -> object:
     """The object ``attribute`` of the Python file ``file`` (relative to the working directory).
 
-    The file runs once per process under a private module name (it is not put on
-    ``sys.path``), so the same spec gives the same class every time.
+    The file runs once per process under a private module name derived from its path
+    (it is not put on ``sys.path``); the interpreter's own module table keeps it, so the
+    same spec gives the same class every time.
 
     Raises:
         ValueError: for a missing file, a missing class name, a file whose code raised
@@ -124,10 +122,10 @@ def load_file_object(file: str, attribute: str) -> object:
     path = Path(file).expanduser().resolve()
     if not path.is_file():
         raise ValueError(f"bot {spec!r}: no file {file!r} (from the directory {Path.cwd()})")
-    module = _FILE_MODULES.get(path)
+    digest = hashlib.sha1(str(path).encode(), usedforsecurity=False).hexdigest()[:12]
+    name = f"_bohmisch_watten_bot_{path.stem}_{digest}"
+    module = sys.modules.get(name)
     if module is None:
-        digest = hashlib.sha1(str(path).encode(), usedforsecurity=False).hexdigest()[:12]
-        name = f"_bohmisch_watten_bot_{path.stem}_{digest}"
         loader_spec = importlib.util.spec_from_file_location(name, path)
         if loader_spec is None or loader_spec.loader is None:  # pragma: no cover - a .py file
             raise ValueError(f"bot {spec!r}: {file!r} cannot be loaded as Python")
@@ -138,7 +136,6 @@ def load_file_object(file: str, attribute: str) -> object:
         except Exception as error:  # the file's own code raised: say what it said
             del sys.modules[name]
             raise ValueError(f"bot {spec!r}: running {file!r} failed: {_describe(error)}") from None
-        _FILE_MODULES[path] = module
     return _attribute(module, attribute, f"file {file!r}", spec)
 
 

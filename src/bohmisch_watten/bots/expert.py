@@ -51,11 +51,11 @@ from typing import TYPE_CHECKING, Final, Literal
 import attrs
 
 from ..actions import Action, Fold, PlayCard
-from ..phase import Phase
+from ..cards import bits
+from ..phases import Phase
 from ..scoring import deal_points, post_scores, reached_goal
 from ..seats import left_of
 from ..solver import point_table, solve_masks
-from ..tables import bits
 from ..tricks import Plays, best_play, legal_play_mask
 from ._budget import optional_count, positive_count, time_budget
 from ._race import RaceValue

@@ -41,15 +41,14 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from ..actions import Shuffle
-from ..cards import DECK, MAXI, Card, Suit
+from ..cards import DECK, MAXI, Card, Suit, bits
 from ..seats import right_of, seat_order
-from ..tables import BEATS, EFFECTIVE, TRUMP_MASK, bits
-from ..tricks import Plays, best_play, legal_play_mask
+from ..tricks import BEATS, EFFECTIVE, TRUMP_MASK, Plays, best_play, legal_play_mask
 from ._cards import card_value
 
 if TYPE_CHECKING:
+    from ..deals import DealSummary
     from ..state import GameState
-    from ..summary import DealSummary
     from ..views import PlayerView
 
 __all__ = [

@@ -3,7 +3,7 @@
 ``examples/train_policy.py`` trains a :class:`PolicyNet` by self-play and saves it with
 :func:`save_policy`; ``make_bot("policy:PATH")`` (or ``PolicyBot(PATH)``) plays from the
 file.  The network reads :func:`bohmisch_watten.encoding.observation` of the bot's own
-view and scores the 99 action ids of :mod:`bohmisch_watten.action_ids`; illegal ids
+view and scores the 99 action ids of :mod:`bohmisch_watten.encoding`; illegal ids
 are masked out (R12, R18–R26), so every move is legal.
 
 A checkpoint is a plain ``torch.save`` of tensors and numbers, read back with
@@ -23,9 +23,16 @@ import attrs
 import torch
 from torch import nn
 
-from ..action_ids import EXCHANGE_BASE, NUM_ACTION_IDS, id_to_action
 from ..cards import DECK
-from ..encoding import action_mask, layout, observation, observation_size
+from ..encoding import (
+    EXCHANGE_BASE,
+    NUM_ACTION_IDS,
+    action_mask,
+    id_to_action,
+    layout,
+    observation,
+    observation_size,
+)
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -40,7 +47,7 @@ the exchange head of :class:`PolicyNet`; version 1 files are refused by name).""
 _HAND_SIZE: Final = 5  # R15: five cards in the exchange
 _PATTERNS: Final = 1 << _HAND_SIZE
 """Exchange ids name a set of hand positions: 32 patterns, with and without the trump
-card (:mod:`bohmisch_watten.action_ids`)."""
+card (:mod:`bohmisch_watten.encoding`)."""
 
 
 class PolicyNet(nn.Module):
@@ -144,30 +151,33 @@ def read_policy(path: str | Path) -> PolicyNet:
     return net
 
 
-_NETS: dict[str, PolicyNet] = {}
-"""Loaded networks by path: a bot is a small value, its network is read once."""
-
-
-def _net(path: str) -> PolicyNet:
-    net = _NETS.get(path)
-    if net is None:
-        net = _NETS[path] = read_policy(path)
-    return net
-
-
 @attrs.frozen
 class PolicyBot:
     """Plays the legal action its network scores highest, from its own view only.
 
     Attributes:
-        path: the checkpoint written by :func:`save_policy` (read on first use, once
-            per process, so the bot pickles as its path).
+        path: the checkpoint written by :func:`save_policy` (read on the bot's first
+            decision and kept by the bot, which pickles as its path).
         sample: draw the action from the network's distribution with the generator it
             is handed instead of taking the best one.
     """
 
     path: str = attrs.field(converter=str)
     sample: bool = False
+    _net: PolicyNet | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
+    """The network, once read (on the first decision)."""
+
+    def __reduce__(self) -> tuple[type[PolicyBot], tuple[str, bool]]:
+        """Pickle as the path and the flag: the network is read again where it lands."""
+        return (PolicyBot, (self.path, self.sample))
+
+    def network(self) -> PolicyNet:
+        """The bot's network, read from :attr:`path` the first time and then kept."""
+        net = self._net
+        if net is None:
+            net = read_policy(self.path)
+            object.__setattr__(self, "_net", net)
+        return net
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The network's action for the seat of ``view`` (always a legal one).
@@ -175,7 +185,7 @@ class PolicyBot:
         Raises:
             ValueError: if the checkpoint is for another number of players.
         """
-        net = _net(self.path)
+        net = self.network()
         if net.num_players != view.num_players:
             raise ValueError(
                 f"policy: {self.path!r} was trained for {net.num_players} players, "

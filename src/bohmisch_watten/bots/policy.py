@@ -30,7 +30,7 @@ from typing import Final
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
 from ..cards import Card, Rank, Suit
-from ..phase import Phase
+from ..phases import Phase
 from ._cards import TRUMP, beats, card_value, effective_suit, mean_unseen_value, power, winning
 
 __all__ = [

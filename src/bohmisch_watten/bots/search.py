@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Final, Literal
 import attrs
 
 from ..actions import Action, Fold
-from ..phase import Phase
+from ..phases import Phase
 from ._budget import positive_count, time_budget
 from .base import ranked_hint
 from .policy import decide, rank_exchanges

@@ -23,7 +23,7 @@ from ..bots.base import Bot
 from ..bots.heuristic import HeuristicBot
 from ..bots.registry import make_bot
 from ..cards import CRITICALS, Card, Suit
-from ..phase import Phase
+from ..phases import Phase
 from ..rules import Overshoot, Rules, Schleck
 from ..state import GameState, new_game
 

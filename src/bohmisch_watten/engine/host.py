@@ -30,10 +30,9 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any, Final
 
-from .._documents import parse_json
 from ..actions import Action
 from ..events import Event
-from ..notation import parse_action
+from ..notation import parse_action, parse_json
 from ..position import Position
 from ..rules import Rules
 from ..views import PlayerView

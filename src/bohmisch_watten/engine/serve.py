@@ -17,9 +17,8 @@ from typing import IO, Any, Final
 
 import attrs
 
-from .._documents import parse_json
 from ..bots.base import Bot
-from ..notation import action_to_string
+from ..notation import action_to_string, parse_json
 from ..serialization import view_from_json
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, encode
 

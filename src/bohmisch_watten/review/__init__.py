@@ -26,7 +26,7 @@ import attrs
 from ..actions import Action
 from ..bots import registry
 from ..bots.search import SearchBot
-from ..phase import Phase
+from ..phases import Phase
 from ..records import GameRecord, replay
 from ..rules import Rules
 

@@ -25,22 +25,33 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
-from .._documents import summary_to_dict
 from ..actions import Action
-from ..cards import DECK
-from ..phase import Phase
+from ..cards import DECK, bits
+from ..deals import DealSummary, summary_to_dict
+from ..phases import Phase
 from ..rules import Rules, rules_values
-from ..summary import DealSummary
-from ..tables import bits
 from ..tricks import Plays
 from ..views import PlayerView
 
-if TYPE_CHECKING:
-    from .table import Seat
+__all__ = ["FrameWriter", "SeatName", "encode"]
 
-__all__ = ["FrameWriter", "encode"]
+
+class SeatName(Protocol):
+    """What a frame shows of a seat (a :class:`~bohmisch_watten.web.table.Seat`): its
+    number, its name and its kind; a protocol, so that the frames need not import the
+    table that writes them."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
 
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"))
 """Compact JSON, as :func:`encode` writes it (no state: only its options)."""
@@ -127,7 +138,7 @@ class FrameWriter:
         self._past: tuple[object, str] | None = None
         """The whole ``past_deals`` text with the list it shows: that list changes only
         when a deal ends, the text is asked for at every move."""
-        self._players: dict[int, tuple[tuple[Seat, ...], str]] = {}
+        self._players: dict[int, tuple[tuple[SeatName, ...], str]] = {}
         self._public: tuple[object, str, str, str] | None = None
         self._position: tuple[tuple[object, ...], str] | None = None
         """The ``position`` text with what it is made of: it changes once a deal."""
@@ -174,7 +185,7 @@ class FrameWriter:
         self._past = (deals, joined)  # kept with the list: its identity stays its own
         return joined
 
-    def players_text(self, seats: tuple[Seat, ...], seat: int) -> str:
+    def players_text(self, seats: tuple[SeatName, ...], seat: int) -> str:
         """The ``players`` list as ``seat`` reads it (itself is "You")."""
         cached = self._players.get(seat)
         if cached is None or cached[0] is not seats:

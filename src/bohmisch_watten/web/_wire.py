@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket
 
-from .._documents import parse_json
+from ..notation import parse_json
 
 __all__ = ["MAX_MESSAGE_CHARS", "check_message", "foreign_origin"]
 

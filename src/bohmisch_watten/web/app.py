@@ -50,7 +50,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..errors import FormatError, IllegalActionError
-from ..phase import Phase
+from ..phases import Phase
 from ._frames import encode
 from ._i18n import localized_html
 from ._page import render_page

@@ -126,8 +126,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from .backends import open_storage
         from .server import GameServer, Limits, create_server
-        from .storage import open_storage
     except ImportError as error:  # pragma: no cover - depends on the installed extras
         print(f"error: serve needs the [web] extra ({error.name} is missing):", file=sys.stderr)
         print("  pip install 'bohmisch-watten[web]'", file=sys.stderr)

@@ -42,8 +42,8 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .._documents import parse_json
 from ..errors import FormatError
+from ..notation import parse_json
 from ..rules import rules_from_text
 from ._collect import ScheduledCollection
 from ._i18n import localized_html
@@ -365,7 +365,7 @@ class GameServer:
     """Every table of one storage, in memory while it is used, and the routes to them.
 
     Args:
-        storage: where the tables are kept (:func:`~.storage.open_storage`).
+        storage: where the tables are kept (:func:`~.backends.open_storage`).
         limits: what the server accepts.
         delay: the bots' pace of a table that asks for none (seconds).
         group_moves: at tables of pace 0, make the quick automatic moves after a move

@@ -11,7 +11,8 @@ row before it sends any frame that shows it.
 Two backends share the :class:`Storage` interface: SQLite through the standard
 library (WAL mode, the embedded default) and PostgreSQL through psycopg 3 (extra
 ``[postgres]``), whose ``LISTEN/NOTIFY`` lets several server processes serve the same
-tables.  :func:`open_storage` picks one from a path or a ``postgresql://`` URL.  The
+tables.  :func:`bohmisch_watten.web.backends.open_storage` picks one from a path or a
+``postgresql://`` URL.  The
 schema carries its version and is migrated when a storage is opened.
 """
 
@@ -30,7 +31,6 @@ __all__ = [
     "StoredSeat",
     "StoredTable",
     "append_each",
-    "open_storage",
 ]
 
 SCHEMA_VERSION: Final = 1
@@ -142,22 +142,3 @@ class Storage(Protocol):
     def close(self) -> None:
         """Release the connections (and stop listening)."""
         ...
-
-
-def open_storage(url: str) -> Storage:
-    """The storage at ``url``: ``postgresql://…`` (or ``postgres://…``) for PostgreSQL,
-    anything else is the path of a SQLite file (created if missing).
-
-    Raises:
-        ValueError: for a database that cannot be opened or has a newer schema.
-        ImportError: for PostgreSQL without the ``[postgres]`` extra.
-    """
-    if not isinstance(url, str):
-        raise TypeError(f"url must be a str, got {type(url).__name__}")
-    if url.startswith(("postgresql://", "postgres://")):
-        from ._postgres import PostgresStorage
-
-        return PostgresStorage(url)
-    from ._sqlite import SqliteStorage
-
-    return SqliteStorage(url)

@@ -26,7 +26,7 @@ from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
 from ..events import describe, to_dicts
 from ..notation import parse_action
-from ..phase import Phase
+from ..phases import Phase
 from ..position import Position
 from ..review import Judge, default_judge, review
 from ..rules import Rules

@@ -33,17 +33,35 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from math import comb
 from typing import NamedTuple
 
-from .facts import CutEntry
+from .actions import (
+    EXCHANGES,
+    EXCHANGES_WITH_TRUMP,
+    FOLD,
+    LEAVE,
+    PLAY_ACTIONS,
+    TAKE,
+    Action,
+    Node,
+)
+from .cards import bits
+from .deals import CutEntry
 from .seats import seat_order
-from .tables import CRITICAL_MASK, FULL_DECK, bits
-from .tricks import PlayedTrick, Plays, legal_play_mask
+from .tricks import CRITICAL_MASK, FULL_DECK, PlayedTrick, Plays, legal_play_mask
 
-__all__ = ["CutEntry", "DealInfo", "Plan", "World", "forbidden_mask"]
+__all__ = [
+    "DealInfo",
+    "Plan",
+    "World",
+    "deal_actions",
+    "deal_nodes",
+    "exchange_action",
+    "forbidden_mask",
+]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -489,3 +507,68 @@ class Plan:
         pack += self.takes[::-1]
         hidden_look = bottom if self.look is not None else -1
         return World(pack, tuple(hands), tuple(discards), tuple(stock), self._full_cut(hidden_look))
+
+
+# ------------------------------------------------- the actions of a deal, walked once
+# A deal's order of events is fixed by the rules — the shuffle (R11), the looks of the
+# cutting ritual (R12, R13), each seat's fold or exchange from forehand (R18–R20), the
+# cards of every trick (R24) — so the actions of a deal follow from its facts.
+# :func:`deal_actions` walks them once; a seat's public history and a sampled state's
+# history are both read off that one walk.
+
+
+def exchange_action(seat: int, dealer: int, took_trump: bool, discards: int) -> Action:
+    """The :class:`~bohmisch_watten.Exchange` that discarded ``discards`` (R18, R19)."""
+    table = EXCHANGES_WITH_TRUMP if took_trump and seat == dealer else EXCHANGES
+    return table[discards]
+
+
+def deal_actions(
+    info: DealInfo,
+    shuffle: Action | None,
+    exchange: Callable[[int], Action | None],
+) -> Iterator[tuple[int | None, Action | None]]:
+    """The deal's actions in order, from its facts (R11–R27).
+
+    Args:
+        info: the deal's facts (the phase CUT pending look is not yet an action).
+        shuffle: the chance action to start with, or None where it is hidden (R11).
+        exchange: per seat that exchanged, its action, or None where it is hidden (R23).
+    """
+    yield None, shuffle
+    last = len(info.cut) - 1
+    for i, (seat, _, taken, critical) in enumerate(info.cut):
+        if taken:
+            yield seat, TAKE
+        elif critical and not (i == last and info.cut_pending):
+            yield seat, LEAVE
+    if info.trump < 0:
+        return
+    for q in seat_order(info.dealer, info.num_players):
+        if info.folded[q]:
+            yield q, FOLD
+        elif info.exchanged[q] >= 0:
+            yield q, exchange(q)
+    for plays, _ in info.tricks:
+        for seat, card in plays:
+            yield seat, PLAY_ACTIONS[card]
+    for seat, card in info.trick:
+        yield seat, PLAY_ACTIONS[card]
+
+
+def deal_nodes(
+    node: Node | None, info: DealInfo, shuffle: Action, discards: tuple[int, ...]
+) -> Node:
+    """Append one whole deal's actions to a history: ``shuffle``, then :func:`deal_actions`.
+
+    ``discards`` gives every seat's discards (bitmasks), so every exchange is known.
+    """
+    dealer, took = info.dealer, info.took_trump
+    head = node
+    for seat, action in deal_actions(
+        info, shuffle, lambda q: exchange_action(q, dealer, took, discards[q])
+    ):
+        assert action is not None  # every action is known here
+        head = (head, seat, action)
+    assert head is not None  # the shuffle at least
+    return head

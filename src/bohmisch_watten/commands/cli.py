@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from .commands import COMMANDS, DEFAULT_COMMAND
-from .commands.demo import play_and_print
-from .errors import FormatError
-from .notation import parse_rules
-from .rules import Rules
+from ..errors import FormatError
+from ..notation import parse_rules
+from ..rules import Rules
+from . import COMMANDS, DEFAULT_COMMAND
+from .demo import play_and_print
 
 __all__ = ["BROKEN_PIPE_STATUS", "build_main_parser", "build_parser", "main", "play_and_print"]
 

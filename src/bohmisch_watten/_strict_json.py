@@ -1,37 +1,31 @@
-"""Reading JSON documents strictly, and the JSON shape of a finished deal, both ways.
+"""Reading the values of JSON documents strictly: each reader names where it failed.
 
-Internal: the one place where every loader of the package parses JSON
-(:func:`parse_json`) and reads its values, so that they all refuse the same hostile
-input the same way (see :class:`~bohmisch_watten.FormatError`): a size limit and a
-nesting limit checked before the parser runs, no duplicate keys, no ``NaN`` or
-``Infinity``, and each value's type and range checked by a reader that names where it
-failed.  The finished deals' JSON shape is read here (:class:`DealReader`) and written
-here (:func:`summary_to_dict`), so that the JSON documents
+Internal: every loader of the package parses JSON with the public
+:func:`~bohmisch_watten.notation.parse_json` (a size limit and a nesting limit checked
+before the parser runs, no duplicate keys, no ``NaN`` or ``Infinity``) and reads its
+values here, so that they all refuse the same hostile input the same way (see
+:class:`~bohmisch_watten.FormatError`).  The finished deals' JSON shape is read here
+(:class:`DealReader`) and written by :func:`bohmisch_watten.deals.summary_to_dict`, so
+that the JSON documents
 (:mod:`bohmisch_watten.serialization`) and the text form of records
 (:mod:`bohmisch_watten.records`) read it the same way.  Documents of release 0.1.0 are
-read by :mod:`bohmisch_watten._legacy`, above this module.
+read by :mod:`bohmisch_watten._read_v0_1`, above this module.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Callable
-from itertools import accumulate
 from typing import Any, Final, TypeAlias, TypeVar
 
-from ._limits import DEAL_LIMIT, SCORE_LIMIT
 from .cards import DECK, Card
+from .deals import DealSummary, Trick
 from .errors import FormatError
-from .notation import check_text, parse_card
-from .summary import DealSummary, Trick
+from .notation import DEAL_LIMIT, SCORE_LIMIT, parse_card
 from .tricks import PlayedTrick, Plays
 
 __all__ = [
     "JSON",
     "DealReader",
-    "json_depth",
-    "parse_json",
     "read_array",
     "read_bool",
     "read_card",
@@ -39,7 +33,6 @@ __all__ = [
     "read_int",
     "read_object",
     "read_str",
-    "summary_to_dict",
     "type_name",
     "with_cut",
 ]
@@ -281,101 +274,3 @@ def with_cut(
         doubled=summary.doubled,
         cut=cut,
     )
-
-
-def json_depth(text: str) -> int:
-    """The deepest nesting of ``[``/``{`` in ``text``, ignoring string contents.
-
-    Runs in linear time without recursion, so it is safe on any input; it exists so
-    that the recursive JSON parser never sees a document deep enough to overflow.
-    """
-    if "[" not in text and "{" not in text:
-        return 0
-    # Drop escaped characters that matter (backslash, quote), then the insides of
-    # strings (every other piece between quotes), then everything but brackets.
-    parts = text.replace("\\\\", "").replace('\\"', "").split('"')
-    brackets = _NOT_BRACKET.sub("", "".join(parts[::2]))
-    if not brackets:
-        return 0
-    return max(accumulate(map(_BRACKET_STEP.__getitem__, brackets)))
-
-
-_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
-_BRACKET_STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
-
-
-def _no_constants(name: str) -> None:
-    raise FormatError(f"{name} is not allowed in a document")
-
-
-def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
-    out: dict[str, JSON] = {}
-    for key, value in pairs:
-        if key in out:
-            raise FormatError(f"field {key[:30]!r} appears twice in one object")
-        out[key] = value
-    return out
-
-
-def parse_json(text: object, what: str, *, max_chars: int, max_depth: int) -> JSON:
-    """Parse hostile JSON text: the one parser of every loader.
-
-    ``bytes`` are decoded as UTF-8 (see :func:`~bohmisch_watten.notation.check_text`).
-    The size and the nesting are checked before the parser runs, so that neither a huge
-    nor a deep input costs more than a linear scan; the parser then refuses duplicate
-    keys (which :func:`json.loads` would silently resolve to the last one) and the
-    ``NaN``/``Infinity`` constants (which are not JSON).
-
-    Args:
-        text: the input.
-        what: what it is, for messages (``"a state document"``).
-        max_chars: the size limit, in characters (bytes for ``bytes`` input).
-        max_depth: the deepest nesting of arrays and objects allowed.
-
-    Raises:
-        FormatError: for anything but JSON within the limits, saying why.
-    """
-    text = check_text(text, what, max_chars)
-    depth = json_depth(text)
-    if depth > max_depth:
-        raise FormatError(f"{what} is nested {depth} levels deep, limit {max_depth}")
-    try:
-        return json.loads(text, parse_constant=_no_constants, object_pairs_hook=_no_duplicates)
-    except FormatError as error:
-        raise FormatError(f"{what}: {error}") from None
-    except (ValueError, RecursionError) as error:
-        raise FormatError(f"{what} is not valid JSON: {str(error)[:100]}") from None
-
-
-def summary_to_dict(summary: DealSummary, *, cut: bool = False) -> dict[str, Any]:
-    """A finished deal as JSON data: one shape for ``last_deal`` and ``past_deals``.
-
-    ``past_deals`` entries also carry the public looks of the ritual (``cut``).
-    """
-    out: dict[str, Any] = {
-        "deal_number": summary.deal_number,
-        "dealer": summary.dealer,
-        "trump_card": str(summary.trump_card),
-        "trump_card_taken": summary.trump_card_taken,
-        "folded": list(summary.folded),
-        "exchanged": list(summary.exchanged),
-        "tricks": [
-            {"plays": [{"seat": s, "card": str(c)} for s, c in t.plays], "winner": t.winner}
-            for t in summary.tricks
-        ],
-        "tricks_won": list(summary.tricks_won),
-        "points": list(summary.points),
-        "scores": list(summary.scores),
-        "doubled": summary.doubled,
-    }
-    if cut:
-        out["cut"] = [
-            {
-                "seat": seat,
-                "card": None if card is None else str(card),
-                "taken": taken,
-                "critical": critical,
-            }
-            for seat, card, taken, critical in summary.cut
-        ]
-    return out

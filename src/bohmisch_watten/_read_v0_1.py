@@ -4,7 +4,7 @@ Internal.  Release 0.1.0 wrote trick plays as ``[seat, card]`` pairs, a ``last_d
 with a ``trump_suit``, the past deals of a view with eight fields only (``dealer``,
 ``cut``, ``trump_card``, ``trump_card_taken``, ``folded``, ``exchanged``, ``tricks``,
 ``scores``) and views without a ``position``.  Those documents still load
-(tests/data/release_0_1_*); the current readers (:mod:`bohmisch_watten._documents`,
+(tests/data/release_0_1_*); the current readers (:mod:`bohmisch_watten._strict_json`,
 :mod:`bohmisch_watten.serialization`) call the functions here where an old spelling is
 possible, and nothing else needs to know about it.  A future release that stops reading
 0.1.0 documents deletes this module and its calls.
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._documents import JSON, DealReader, read_array, read_bool, read_card
+from ._strict_json import JSON, DealReader, read_array, read_bool, read_card
 from .cards import DECK, Card, Suit
-from .summary import DealSummary, PastDeals, Trick
+from .deals import DealSummary, PastDeals, Trick
 
 __all__ = ["OLD_PAST_KEYS", "old_folds", "old_snapshot", "read_past_deals"]
 

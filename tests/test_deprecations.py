@@ -1,0 +1,44 @@
+"""Deprecated names live in one place, the package's ``__getattr__``, and end on time."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import pytest
+
+import bohmisch_watten
+from bohmisch_watten import _DEPRECATED_MODULES, _REMOVED_IN, __version__
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:3])
+
+
+def test_the_deprecations_are_removed_in_the_release_they_name() -> None:
+    """Fails once ``__version__`` reaches the release that removes them: delete them then."""
+    assert _release(__version__) < _release(_REMOVED_IN), (
+        f"release {__version__} must remove the deprecated names (due in {_REMOVED_IN})"
+    )
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(_DEPRECATED_MODULES.items()))
+def test_an_old_module_name_gives_its_new_module_with_a_warning(old: str, new: str) -> None:
+    with pytest.warns(DeprecationWarning, match=rf"bohmisch_watten\.{old} .*{_REMOVED_IN}.*{new}"):
+        module = getattr(bohmisch_watten, old)
+    assert module is importlib.import_module(f"bohmisch_watten.{new}")
+    with pytest.raises(ModuleNotFoundError):  # the file is gone: one home per name
+        importlib.import_module(f"bohmisch_watten.{old}")
+
+
+def test_an_unknown_name_is_an_attribute_error_without_a_warning() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(AttributeError, match="no_such_name"):
+            bohmisch_watten.no_such_name  # noqa: B018
+
+
+@pytest.mark.parametrize("module", ["checks", "sampling", "jsonread"])
+def test_the_modules_deprecated_in_0_2_0_are_gone(module: str) -> None:
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"bohmisch_watten.{module}")
