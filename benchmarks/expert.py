@@ -154,7 +154,7 @@ def deal_starts(
     count: int, players: int, seed: int, endgame: bool = False, by: str = "heuristic"
 ) -> list[tuple[GameState, Shuffle]]:
     """Deal starts (with their shuffles) from games of ``by`` bots: realistic scores, and
-    finished deals played as those bots play (what ``learn_play`` learns from).
+    finished deals played as those bots play.
 
     With ``endgame`` the starts are instead deal 8 of a game with every score drawn
     from 1 to 14 and at least one of 5 or less (R21.3, R31): the end of a game, which

@@ -24,15 +24,12 @@ for Skat, the Schafkopf bots) combine:
 3. **A value that counts the race.**  A result is worth the points it gains toward
    zero (R28–R32) plus :data:`GAME_BONUS` when it reaches the goal and ends the game
    (R31–R34), so that near the end the bot plays for the tricks that win, not for the
-   most tricks.  ``race=True`` values it instead by the change it makes to the bot's
-   chance of winning the game, every seat's chance from a race model of the scores
-   fitted on whole games (:mod:`bohmisch_watten.bots._race`), in points of the current
-   position: the tricks that let another seat end the game then count too.  It is not
-   the default: in paired deals it scored +0.22 ± 0.08 points a deal worse, and head to
-   head with two players it won 50.8 % of 120 games, no measurable gain.
-   ``race_near=True`` (the default) values by the race only the deals in which another
-   seat may reach the goal and the bot may not: there a fold, worth 0 points, leaves
-   the others to share the tricks that end the game.
+   most tricks.  ``race_near=True`` (the default) values instead by the race the deals
+   in which another seat may reach the goal and the bot may not: the change the result
+   makes to the bot's chance of winning the game, every seat's chance from a race model
+   of the scores fitted on whole games (:mod:`bohmisch_watten.bots._race`), in points
+   of the current position; there a fold, worth 0 points, leaves the others to share the
+   tricks that end the game.
 
 The budget is counted in worlds, so a decision does the same work, and gives the same
 answer for the same generator, on a loaded machine as on an idle one; ``time_ms`` is the
@@ -60,7 +57,7 @@ from ..tricks import Plays, best_play, legal_play_mask
 from ._budget import optional_count, positive_count, time_budget
 from ._race import RaceValue
 from .base import ranked_hint
-from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play, observed_noise
+from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play
 from .policy import decide, rank_exchanges
 
 if TYPE_CHECKING:
@@ -68,13 +65,10 @@ if TYPE_CHECKING:
     from ..state import GameState
     from ..views import PlayerView
 
-__all__ = ["GAME_BONUS", "PRIOR_PLAYS", "TABLE_BUDGETS", "ExpertBot", "confident"]
+__all__ = ["GAME_BONUS", "TABLE_BUDGETS", "ExpertBot", "confident"]
 
 GAME_BONUS: Final = 10.0
 """Value of reaching the goal and ending the game, in points of score (R31, R34)."""
-
-PRIOR_PLAYS: Final = 10.0
-"""With ``learn_play``, how many plays the prior noise is worth in each seat's estimate."""
 
 TABLE_BUDGETS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
     {2: (40, 3), 3: (120, 6), 4: (40, 3)}
@@ -95,13 +89,6 @@ _SCALE: Final = 1000
 
 _BATCH: Final = 8
 """Worlds drawn at a time under a ``time_ms`` budget."""
-
-
-def _others(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
-    if not isinstance(value, str):
-        raise TypeError(f"ExpertBot.others must be a str, got {value!r:.20}")
-    if value not in ("paranoid", "selfish"):
-        raise ValueError(f"ExpertBot.others must be 'paranoid' or 'selfish', got {value!r:.20}")
 
 
 def _leaf(instance: object, attribute: attrs.Attribute[str], value: object) -> None:
@@ -167,7 +154,7 @@ def confident(rows: Sequence[Sequence[float]], best: int, base: int, margin: flo
 
 
 def _to_flag(value: object) -> object:
-    """``make_bot("expert:inference=0")`` passes an int: 0 and 1 mean False and True."""
+    """``make_bot("expert:race_near=0")`` passes an int: 0 and 1 mean False and True."""
     if type(value) is int and value in (0, 1):
         return bool(value)
     return value
@@ -188,15 +175,12 @@ class ExpertBot:
         exchange_samples: worlds per exchange decision; each candidate exchange is
             applied and the deal finished in every one of them (see ``leaf``).
         proposals: uniform worlds drawn per world kept, to be weighed by the opponent
-            model and resampled (1 turns inference off); None takes the table's from
+            model and resampled (1 turns inference off: uniform worlds); None takes the table's from
             :data:`TABLE_BUDGETS` (3, and 6 with three players).
         max_candidates: exchanges searched in the exchange phase: the heuristic's best,
             this many in all, plus the fold if it is legal.
         time_ms: opt-in wall-clock budget per decision instead of the world counts (at
             least one batch of worlds is always used); results then depend on the load.
-        others: how the solver plays the other seats: ``"paranoid"`` (against the bot)
-            or ``"selfish"`` (each for himself, max^n).
-        inference: whether to weigh the worlds by the opponents' actions.
         evidence: the power to which a world's likelihood under the opponent model is
             raised before resampling (:func:`~bohmisch_watten.bots.inference.draw_worlds`):
             1 trusts the model fully, lower values temper it, so that more distinct
@@ -209,14 +193,12 @@ class ExpertBot:
             the heuristic, then the play solved exactly from its first card).  With
             paranoid opponents the solver is pessimistic at the first card of a 3- or
             4-player deal, and slower.
-        rollout_weight: in card play with three or more seats in the deal, the share of
-            a heuristic rollout's value in a card's value, the rest being the solver's;
-            it tempers the paranoid assumption that every other seat plays against the
-            bot, and breaks the solver's many ties.  With two seats the solver's value
-            is the exact minimax and is used alone.
-        respond: whether that tempering value is the bot's best reply to the other
-            seats playing the heuristic's cards (a search in which only the bot
-            branches) rather than a rollout in which the bot plays the heuristic too.
+        rollout_weight: in card play with three or more seats in the deal, the share in
+            a card's value of the bot's best reply to the other seats playing the
+            heuristic's cards (a search in which only the bot branches), the rest being
+            the solver's; it tempers the paranoid assumption that every other seat plays
+            against the bot, and breaks the solver's many ties.  With two seats the
+            solver's value is the exact minimax and is used alone.
         fold_bonus: points added to the fold's value when choosing (not in
             :meth:`hint`): positive folds more often.  The worlds are seen with all
             cards, so a played hand looks better than it is (PIMC's optimism) while a
@@ -225,37 +207,18 @@ class ExpertBot:
             difference) the searched best exchange must gain over the heuristic's first
             choice to be made instead of it; 0 makes the searched best as it is.  The
             fold is then weighed against the exchange chosen.
-        race: whether a deal's result is valued by the race model (the change of the
-            bot's chance to win the game, in points of the current position, every
-            seat's result counted) or by the bot's own points toward zero plus
-            :data:`GAME_BONUS` when they reach the goal.
-        race_near: whether to value by the race model, as ``race`` does, the deals in
-            which another seat may reach the goal and the bot may not (R29–R31: five
-            tricks, ten points with Hearts doubled), and by points the others.  Then
+        race_near: whether to value by the race model (the change of the bot's chance
+            to win the game, in points of the current position, every seat's result
+            counted) the deals in which another seat may reach the goal and the bot may
+            not (R29–R31: five tricks, ten points with Hearts doubled), and by points
+            (the bot's own toward zero, plus :data:`GAME_BONUS` at the goal) the others.  Then
             what counts is to stop that seat, which the bot's own points do not see: a
             fold, worth 0 points, lets the others share the deal's tricks.
-        race_both: with ``race_near``, whether to value by the race also the deals in
-            which the bot may reach the goal too (R31, R34: every seat that reaches it
-            in the deal that ends the game wins): then the bot's own points see the
-            bonus of its reaching the goal but not the loss of another seat's.
-        opponent_fold_bias: how readily the other seats are assumed to fold (R21): the
-            heuristic's expected points of a hand at which they fold, both in weighing
-            the worlds (the ``fold_bias`` of
-            :class:`~bohmisch_watten.bots.inference.OpponentModel`) and in finishing the
-            exchange after a candidate, whatever the ``leaf``.  0 is
-            :class:`HeuristicBot`'s rule (fold a hand that expects to gain);
-            :class:`SearchBot` folds already at about −1.3.
         opponent_play_noise: the probability that an opponent plays a card other than
             the heuristic's (R24–R27), in weighing the worlds (the ``play_noise`` of
             :class:`~bohmisch_watten.bots.inference.OpponentModel`): lower trusts each
             play more, right against :class:`HeuristicBot`, whose every card is the
             heuristic's, and wrong against :class:`SearchBot`, whose leads are not.
-            With ``learn_play`` it is the prior of each seat's learnt noise.
-        learn_play: whether to learn each opponent's play noise, for its leads and its
-            follows apart, from the finished deals of the game
-            (:func:`~bohmisch_watten.bots.inference.observed_noise`: every hand of a
-            finished deal is shown by its tricks, R24), starting from
-            ``opponent_play_noise`` worth :data:`PRIOR_PLAYS` plays.
     """
 
     samples: int | None = attrs.field(default=None, validator=optional_count)
@@ -263,21 +226,13 @@ class ExpertBot:
     proposals: int | None = attrs.field(default=None, validator=optional_count)
     max_candidates: int = attrs.field(default=5, validator=positive_count)
     time_ms: float | None = attrs.field(default=None, validator=time_budget)
-    others: Literal["paranoid", "selfish"] = attrs.field(default="paranoid", validator=_others)
-    inference: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     leaf: Literal["solver", "rollout", "respond"] = attrs.field(default="respond", validator=_leaf)
     rollout_weight: float = attrs.field(default=0.5, validator=_weight)
-    respond: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     fold_bonus: float = attrs.field(default=0.6, validator=_points_value)
-    race: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
     evidence: float = attrs.field(default=0.5, validator=_weight)
     exchange_confidence: float = attrs.field(default=1.0, validator=_confidence)
     race_near: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
-    race_both: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
-    opponent_fold_bias: float = attrs.field(default=0.0, validator=_points_value)
     opponent_play_noise: float = attrs.field(default=0.2, validator=_noise)
-    learn_play: bool = attrs.field(default=False, validator=_flag, converter=_to_flag)
-    fold_lock: float = attrs.field(default=0.0, validator=_points_value)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -292,17 +247,7 @@ class ExpertBot:
         means = _means(rows, len(candidates))
         if view.phase is Phase.PLAY:  # the first best: ties go to the heuristic's card
             return candidates[max(range(len(candidates)), key=means.__getitem__)]
-        bonus = self.fold_bonus - (self.fold_lock if self.locks_next_fold(view) else 0.0)
-        return candidates[self._pick_exchange(candidates, rows, means, bonus)]
-
-    def locks_next_fold(self, view: PlayerView) -> bool:
-        """Whether a fold now would cost the bot a fold it could make in the next deal
-        (R21.4): always but for the next dealer, this deal's forehand (R2, R4: the seat
-        left of this dealer), who must play that deal anyway (R21.5).  A seat that may
-        fold now has more than :attr:`Rules.min_fold_score` points (R21.3) and keeps
-        them by folding (R29), so R21.3 cannot forbid that fold either; Hearts next deal
-        (R21.2) are left to chance, part of the worth ``fold_lock`` gives the option."""
-        return view.player != view.forehand
+        return candidates[self._pick_exchange(candidates, rows, means, self.fold_bonus)]
 
     def _pick_exchange(
         self,
@@ -318,7 +263,7 @@ class ExpertBot:
         of the world-by-world difference: the best of several noisy means is the one
         whose noise flattered it most (the winner's curse), and the heuristic's order
         is a good prior.  The fold is then weighed against the exchange chosen, with
-        ``fold_bonus``: the attribute, less ``fold_lock`` where :meth:`locks_next_fold`.
+        ``fold_bonus``.
         """
         plays = [i for i, action in enumerate(candidates) if not isinstance(action, Fold)]
         best = max(plays, key=means.__getitem__)
@@ -338,10 +283,9 @@ class ExpertBot:
 
         The value of an action is the mean, over the sampled worlds, of what the deal's
         result after it is worth to the seat, in points toward zero (R29–R32, Hearts
-        doubled): with ``race=True`` the change of the seat's chance to win the game
-        (R31–R34) divided by the chance one point is worth now, which far from the
-        goal is about the points the seat gains; with ``race=False`` those points plus
-        :data:`GAME_BONUS` when they reach the goal (R31).  Empty when the seat has no
+        doubled), plus :data:`GAME_BONUS` when they reach the goal (R31); in a deal that
+        ``race_near`` values by the race, the change of the seat's chance to win the game
+        (R31–R34) divided by the chance one point is worth now.  Empty when the seat has no
         decision to make.  In the cut (R12) the values are the heuristic's: 0 for
         everything but its choice, 1 for that.
 
@@ -430,17 +374,7 @@ class ExpertBot:
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
         memo: dict[object, list[float]] = {}
         judge = self._judge(view)
-        proposals = proposals if self.inference else 1
-        model = attrs.evolve(
-            DEFAULT_MODEL,
-            fold_bias=self.opponent_fold_bias,
-            play_noise=self.opponent_play_noise,
-            seat_noise=(
-                observed_noise(view, self.opponent_play_noise, PRIOR_PLAYS)
-                if self.learn_play and self.inference
-                else None
-            ),
-        )
+        model = attrs.evolve(DEFAULT_MODEL, play_noise=self.opponent_play_noise)
         while True:
             batch = count if deadline is None else _BATCH
             worlds = draw_worlds(view, rng, batch, batch * proposals, model, self.evidence)
@@ -498,13 +432,10 @@ class ExpertBot:
     def _race(self, view: PlayerView) -> bool:
         """Whether this decision is valued by the race model rather than by points.
 
-        Always with ``race``; with ``race_near`` in a deal in which another seat may
-        reach the goal and the bot may not (R29–R31: five tricks, doubled with Hearts):
-        then what counts is stopping that seat, which points toward zero do not see.
-        With ``race_both`` as well, also where the bot may reach the goal too.
+        With ``race_near``, in a deal in which another seat may reach the goal and the
+        bot may not (R29–R31: five tricks, doubled with Hearts): then what counts is
+        stopping that seat, which points toward zero do not see.
         """
-        if self.race:
-            return True
         if not self.race_near:
             return False
         assert view.trump_card is not None  # the exchange and card play only
@@ -515,7 +446,7 @@ class ExpertBot:
             for score, row, folded in zip(view.scores, table, view.folded, strict=True)
         ]
         others = any(near[s] for s in range(len(near)) if s != me)
-        return others and (not near[me] or self.race_both)
+        return others and not near[me]
 
     def _play_values(
         self,
@@ -529,12 +460,12 @@ class ExpertBot:
         me = view.player
         if judge is None:
             judge = self._judge(view)
-        found = _solve(world, me, judge.rows(world), self.others)
+        found = _solve(world, me, judge.rows(world))
         active = view.num_players - sum(view.folded)
         weight = self.rollout_weight if active > 2 else 0.0
         out = []
         replies: dict[int, float] = {}
-        if weight and self.respond:
+        if weight:
             replies = _respond_cards(
                 world.hand_masks,
                 world.trick_plays,
@@ -548,9 +479,6 @@ class ExpertBot:
             value = -found[action.card.index] / _SCALE
             if replies:
                 value = (1 - weight) * value + weight * replies[action.card.index]
-            elif weight:
-                end = _rollout(world.apply(action))
-                value = (1 - weight) * value + weight * judge.after(end.scores)
             out.append(value)
         return out
 
@@ -569,10 +497,10 @@ class ExpertBot:
         out = []
         for action in candidates:
             if self.leaf == "rollout":
-                end = _rollout(world.apply(action), self.opponent_fold_bias)
+                end = _rollout(world.apply(action))
                 out.append(judge.after(end.scores))
                 continue
-            state = _finish_exchange(world.apply(action), self.opponent_fold_bias)
+            state = _finish_exchange(world.apply(action))
             folds = state.folded[me]
             if folds and judge.race is None:
                 out.append(judge.after(view.scores))  # R29: a folded seat scores nothing
@@ -584,11 +512,9 @@ class ExpertBot:
                 table = _Table(state, judge)
                 out.append(_respond(state.hand_masks, (), state.tricks_won, player, me, table, {}))
                 continue
-            found = _solve(state, me, judge.rows(state), self.others)
+            found = _solve(state, me, judge.rows(state))
             mine = state.current_player == me
             best = min(found.values()) if mine else max(found.values())
-            if not mine and self.others == "selfish":
-                best = found[_selfish_pick(state)]
             out.append(-best / _SCALE)
         return out
 
@@ -700,9 +626,7 @@ def _points(state: GameState) -> tuple[tuple[int, ...], ...]:
     return point_table(state.trump_index >> 3, state.rules, state.scores)
 
 
-def _solve(
-    state: GameState, mover: int, points: tuple[tuple[int, ...], ...], others: str
-) -> dict[int, int]:
+def _solve(state: GameState, mover: int, points: tuple[tuple[int, ...], ...]) -> dict[int, int]:
     """The mover's points per legal card of the seat to act, in one known deal."""
     player = state.current_player
     assert player is not None
@@ -716,34 +640,22 @@ def _solve(
         must_head=state.rules.must_head,
         folded=state.folded,
         points=points,
-        others=others,
     )
 
 
-def _selfish_pick(state: GameState) -> int:
-    """The card the seat to act plays on the max^n line (its own points, lowest index)."""
-    player = state.current_player
-    assert player is not None
-    own = _solve(state, player, _points(state), "selfish")
-    target = min(own.values())
-    return min(card for card, value in own.items() if value == target)
-
-
-def _finish_exchange(state: GameState, fold_at: float = 0.0) -> GameState:
-    """Let the heuristic decide the other seats' exchanges, up to the first card (R18);
-    they fold when their hand's expected gain is above ``fold_at`` (R21)."""
+def _finish_exchange(state: GameState) -> GameState:
+    """Let the heuristic decide the other seats' exchanges, up to the first card (R18)."""
     while state.phase is Phase.EXCHANGE:
         legal = state.legal_actions()
         seat = state.current_player
         assert seat is not None
         hand = state.hands[seat]
-        state = state.apply(decide(Phase.EXCHANGE, legal, hand, (), state.trump_card, fold_at))
+        state = state.apply(decide(Phase.EXCHANGE, legal, hand, (), state.trump_card))
     return state
 
 
-def _rollout(state: GameState, fold_at: float = 0.0) -> GameState:
-    """Play to the end of the current deal with the heuristic policy (R18–R29); the
-    exchanges still to come fold above ``fold_at`` (R21, :func:`_finish_exchange`)."""
+def _rollout(state: GameState) -> GameState:
+    """Play to the end of the current deal with the heuristic policy (R18–R29)."""
     deal = state.deal_number
     while not state.is_terminal and state.deal_number == deal and not state.is_chance_node:
         legal = state.legal_actions()
@@ -753,7 +665,7 @@ def _rollout(state: GameState, fold_at: float = 0.0) -> GameState:
         phase = state.phase
         seat = state.current_player
         hand = state.hands[seat] if phase is Phase.EXCHANGE and seat is not None else ()
-        state = state.apply(decide(phase, legal, hand, state.trick, state.trump_card, fold_at))
+        state = state.apply(decide(phase, legal, hand, state.trick, state.trump_card))
     return state
 
 

@@ -21,9 +21,7 @@ such evidence.  Here the model of an opponent is the club player's strategy of
   1.3 points (``benchmarks/opponent_folds.py``);
 * **play** (R24–R27): the heuristic's card with probability ``1 - play_noise``, every
   other legal card an equal share of ``play_noise``.  What a play proves by the rules
-  (a void, a card that would have headed, R25) the sampler already excludes.  The noise
-  may also be each seat's own, for leads and follows apart, learnt from the finished
-  deals of the game, whose tricks show every active hand (:func:`observed_noise`).
+  (a void, a card that would have headed, R25) the sampler already excludes.
 
 The likelihood of a world is the product over the opponents' decisions of this deal;
 the observer's own decisions have the same probability in every world and are left out.
@@ -35,7 +33,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
 import attrs
@@ -47,7 +44,6 @@ from ..tricks import BEATS, EFFECTIVE, TRUMP_MASK, Plays, best_play, legal_play_
 from ._cards import card_value
 
 if TYPE_CHECKING:
-    from ..deals import DealSummary
     from ..state import GameState
     from ..views import PlayerView
 
@@ -57,8 +53,6 @@ __all__ = [
     "draw_worlds",
     "heuristic_play",
     "log_likelihood",
-    "observed_noise",
-    "play_record",
 ]
 
 _VALUE: Final = tuple(tuple(card_value(card, Suit(t)) for card in DECK) for t in range(4))
@@ -93,16 +87,12 @@ class OpponentModel:
         fold_bias: the heuristic's expected points of a hand at which the opponent
             folds half the time (R21, R29): 0 for the heuristic itself, which folds a
             hand that expects to gain; negative for a player who folds more.
-        seat_noise: per seat, the play noise of its leads and of its follows, in place
-            of ``play_noise`` (:func:`observed_noise` estimates them); None for
-            ``play_noise`` everywhere.
     """
 
     exchange_temperature: float = 0.1
     fold_temperature: float = 0.3
     play_noise: float = 0.2
     fold_bias: float = 0.0
-    seat_noise: tuple[tuple[float, float], ...] | None = None
 
 
 DEFAULT_MODEL: Final = OpponentModel()
@@ -243,8 +233,8 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
     if view.trick_plays:
         history.append(view.trick_plays)
     out = 0.0
-    noises = model.seat_noise or ((model.play_noise, model.play_noise),) * n
-    logs = [[(math.log(1.0 - x), math.log(x)) for x in pair] for pair in noises]
+    noise = model.play_noise
+    logs = [[(math.log(1.0 - noise), math.log(noise))] * 2] * n
     for plays in reversed(history):  # hands grow back to what each seat held then
         for i in range(len(plays) - 1, -1, -1):
             seat, card = plays[i]
@@ -277,56 +267,6 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
             dealt = held | discards[seat]
         out += _exchange_log_p(view, seat, dealt, discards[seat], model)
     return out
-
-
-def play_record(deals: Iterable[DealSummary], num_players: int, must_head: bool) -> list[list[int]]:
-    """Per seat ``[leads as the heuristic, leads, follows as the heuristic, follows]``.
-
-    Counted over finished deals, where only a choice counts (two legal cards or more).
-    An active player plays every card he holds after the exchange (R24, five tricks), so
-    a finished deal's tricks show each hand at each of its plays: the cards that seat
-    played then and later.  Public facts only.
-    """
-    out = [[0, 0, 0, 0] for _ in range(num_players)]
-    for deal in deals:
-        trump = int(deal.trump_suit)
-        hands = [0] * num_players
-        for trick in reversed(deal.tricks):
-            plays: Plays = tuple((seat, card.index) for seat, card in trick.plays)
-            for i in range(len(plays) - 1, -1, -1):
-                seat, card = plays[i]
-                hands[seat] |= 1 << card
-                prefix = plays[:i]
-                legal = (
-                    legal_play_mask(hands[seat], prefix, trump, must_head)
-                    if prefix
-                    else hands[seat]
-                )
-                if legal.bit_count() > 1:
-                    row = out[seat]
-                    row[2 * (i > 0) + 1] += 1
-                    row[2 * (i > 0)] += heuristic_play(legal, prefix, trump) == card
-    return out
-
-
-def observed_noise(
-    view: PlayerView, prior: float, weight: float, floor: float = 0.02, ceiling: float = 0.9
-) -> tuple[tuple[float, float], ...]:
-    """Per seat, the play noise of its leads and of its follows, learnt from the game.
-
-    The finished deals of ``view`` (:func:`play_record`) are the evidence; ``prior`` is
-    the noise assumed before any, worth ``weight`` plays (the mean of a Beta prior), so
-    a seat seen a few times stays near it.  Against :class:`HeuristicBot`, whose every
-    card is the heuristic's, it falls toward ``floor``; against a player who leads
-    otherwise it rises, and the worlds then trust his leads less than his follows.
-    """
-    record = play_record(view.past_summaries, view.num_players, view.rules.must_head)
-    out = []
-    for hits, plays, follow_hits, follows in record:
-        lead = (plays - hits + prior * weight) / (plays + weight)
-        follow = (follows - follow_hits + prior * weight) / (follows + weight)
-        out.append((min(max(lead, floor), ceiling), min(max(follow, floor), ceiling)))
-    return tuple(out)
 
 
 def draw_worlds(
