@@ -31,8 +31,11 @@ from bohmisch_watten.bots import (
     play_out,
     policy,
 )
-from bohmisch_watten.bots._cards import beats, card_value, power, winning
+from bohmisch_watten.bots._cards import card_value
 from bohmisch_watten.bots.registry import BOT_NAMES
+from bohmisch_watten.tricks import card_strength as power
+from bohmisch_watten.tricks import outranks as beats
+from bohmisch_watten.tricks import winning_play as winning
 from bohmisch_watten.views import PlayerView
 
 from helpers import VARIANTS, cards

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import pickle
 import random
 import sys
 from pathlib import Path
@@ -109,6 +110,13 @@ def test_the_checkpoint_plays_legal_games_from_its_views(
     view = state.view(state.current_player)
     assert bot.choose(view, random.Random(1)) == bot.choose(view, random.Random(2))
     assert sampling.choose(view, random.Random(5)) in view.legal_actions()
+    # the network is read once and kept by the bot, which still pickles as its path
+    assert isinstance(bot, PolicyBot)
+    assert bot.network() is bot.network()
+    copy = pickle.loads(pickle.dumps(bot))
+    assert copy == bot
+    assert copy.choose(view, random.Random(1)) == bot.choose(view, random.Random(1))
+    assert copy.network() is not bot.network()
 
 
 def test_the_example_runs_from_its_command_line(

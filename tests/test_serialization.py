@@ -20,6 +20,7 @@ from bohmisch_watten import (
     FormatError,
     GameRecord,
     GameState,
+    PlayerView,
     Rules,
     Shuffle,
     from_json,
@@ -208,6 +209,7 @@ def test_view_round_trips(state: GameState, seat: int) -> None:
     again = view_from_json(document)
     assert again == view
     assert from_json(document) == view
+    assert PlayerView.from_json(view.to_json()) == view  # the reader beside the writer
     assert again.legal_actions() == view.legal_actions()
     assert json.loads(document)["view"] == view.to_dict()
 

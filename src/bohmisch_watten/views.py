@@ -35,6 +35,7 @@ from .cards import DECK, Card, bits
 from .deals import CutEntry, CutLook, DealFacts, DealSummary, PastDeals, PublicDeal
 from .determinize import DealInfo, Plan, deal_actions, deal_nodes, exchange_action
 from .errors import check_int, check_rng
+from .notation import MAX_DOCUMENT_CHARS
 from .phases import Phase
 from .position import Position
 from .rules import Rules
@@ -394,13 +395,26 @@ class PlayerView(DealFacts):
     def to_json(self, *, indent: int | None = None) -> str:
         """This view as a JSON document, like :meth:`GameState.to_json` for a state.
 
-        :func:`bohmisch_watten.from_json` (or
-        :func:`~bohmisch_watten.serialization.view_from_json`) reads it back to an equal
-        view, checking every field; it holds only what this seat may know.
+        :meth:`from_json` reads it back to an equal view, checking every field; it holds
+        only what this seat may know.
         """
         from .serialization import to_json  # the writer sits next to its reader
 
         return to_json(self, indent=indent)
+
+    @staticmethod
+    def from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> PlayerView:
+        """Read a view document written by :meth:`to_json`, checking every field.
+
+        The reader beside its writer, as :meth:`GameState.from_json` for a state; it is
+        :func:`~bohmisch_watten.serialization.view_from_json`.
+
+        Raises:
+            FormatError: for anything but the document of a view the rules can produce.
+        """
+        from .serialization import view_from_json  # the reader sits next to its writer
+
+        return view_from_json(text, max_chars=max_chars)
 
     # ----------------------------------------------------------------- sampling
 

@@ -1,20 +1,15 @@
-"""Card sense shared by the bots: effective suits, card power, who beats whom (R7–R10, R27).
+"""The bots' rule-of-thumb values of cards: expected tricks of a card in a typical deal.
 
-The rules themselves (effective suit, strength, who wins) are
-:mod:`~bohmisch_watten.tricks`'s, the one home of R27; the names here are the bots'
-vocabulary for them, plus the bots' own rule-of-thumb values of cards.
+The rules themselves (effective suit, strength, who wins a trick, R7–R10, R27) are
+:mod:`~bohmisch_watten.tricks`'s, which the bots call by their own names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
-from .. import tricks
 from ..cards import BELLI, DECK, MAXI, SPITZ, Card, Rank, Suit
-
-TRUMP: Final = tricks.TRUMP
-"""The effective suit of a trump (R10), as :mod:`~bohmisch_watten.tricks` numbers it."""
 
 # Expected tricks of one card in a typical deal: the hand evaluation of HeuristicBot.
 # Criticals almost always win (R7); trumps by rank (R9); a plain ace sometimes wins its
@@ -31,33 +26,6 @@ _TRUMP_VALUE: Final = {
 }
 _PLAIN_VALUE: Final = {Rank.ACE: 0.35, Rank.KING: 0.15, Rank.OBER: 0.08, Rank.UNTER: 0.05}
 _CRITICAL_VALUE: Final = {MAXI: 1.0, BELLI: 0.95, SPITZ: 0.9}
-
-
-def effective_suit(card: Card, trump: Suit) -> int:
-    """``TRUMP`` for Criticals and trump-suit cards, else the printed suit (R8, R10)."""
-    return tricks.effective_suit(card, trump)
-
-
-def power(card: Card, trump: Suit) -> int:
-    """A number that orders cards by strength: Criticals, then trumps, then plain (R7, R9)."""
-    return tricks.card_strength(card, trump)
-
-
-def beats(card: Card, best: Card, led: int, trump: Suit) -> bool:
-    """Whether ``card`` would take over a trick now won by ``best`` (R27).
-
-    Args:
-        card: the candidate card.
-        best: the card winning the trick so far.
-        led: the effective suit of the card led (``TRUMP`` or a suit number).
-        trump: the trump suit.
-    """
-    return tricks.outranks(card, best, led, trump)
-
-
-def winning(trick: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
-    """The ``(seat, card)`` winning a non-empty trick so far (R27)."""
-    return tricks.winning_play(trick, trump)
 
 
 def card_value(card: Card, trump: Suit) -> float:

@@ -63,7 +63,7 @@ _ACES: Final = sum(1 << card.index for card in DECK if int(card.rank) == 7)
 
 
 def _power(trump: int) -> tuple[int, ...]:
-    """The heuristic's card order (``_cards.power``): Criticals, trumps, plain by rank."""
+    """The heuristic's card order (``tricks.card_strength``): Criticals, trumps, plain by rank."""
     out = []
     for card in DECK:
         if card.is_critical:

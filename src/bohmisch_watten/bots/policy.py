@@ -31,7 +31,8 @@ from typing import Final
 from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
 from ..cards import Card, Rank, Suit
 from ..phases import Phase
-from ._cards import TRUMP, beats, card_value, effective_suit, mean_unseen_value, power, winning
+from ..tricks import TRUMP, card_strength, effective_suit, outranks, winning_play
+from ._cards import card_value, mean_unseen_value
 
 __all__ = [
     "choose_cut",
@@ -144,16 +145,16 @@ def choose_play(legal: Sequence[Card], trick: Sequence[tuple[int, Card]], trump:
         if aces:
             return aces[0]
         return min(plain or legal, key=_key(trump))
-    best = winning(trick, trump)[1]
+    best = winning_play(trick, trump)[1]
     led = effective_suit(trick[0][1], trump)
-    winners = [c for c in legal if beats(c, best, led, trump)]
+    winners = [c for c in legal if outranks(c, best, led, trump)]
     if winners:
         return min(winners, key=_key(trump))
     return min(legal, key=_key(trump))
 
 
 def _key(trump: Suit) -> Callable[[Card], int]:
-    return lambda card: power(card, trump)
+    return lambda card: card_strength(card, trump)
 
 
 def decide(
