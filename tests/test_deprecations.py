@@ -1,14 +1,20 @@
-"""Deprecated names live in one place, the package's ``__getattr__``, and end on time."""
+"""Deprecations go through one place and end on time.
+
+Old module names live in the package's ``__getattr__``; every deprecation warns through
+:func:`bohmisch_watten.errors.warn_deprecated`, which names the release that removes it.
+"""
 
 from __future__ import annotations
 
 import importlib
 import warnings
+from pathlib import Path
 
 import pytest
 
 import bohmisch_watten
-from bohmisch_watten import _DEPRECATED_MODULES, _REMOVED_IN, __version__
+from bohmisch_watten import _DEPRECATED_MODULES, __version__
+from bohmisch_watten.errors import REMOVED_IN as _REMOVED_IN
 
 
 def _release(version: str) -> tuple[int, ...]:
@@ -42,3 +48,27 @@ def test_an_unknown_name_is_an_attribute_error_without_a_warning() -> None:
 def test_the_modules_deprecated_in_0_2_0_are_gone(module: str) -> None:
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(f"bohmisch_watten.{module}")
+
+
+def test_every_deprecation_warns_through_the_one_helper() -> None:
+    """No module raises its own DeprecationWarning: one wording, one removal release."""
+    package = Path(bohmisch_watten.__file__).resolve().parent
+    raising = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if "DeprecationWarning," in path.read_text(encoding="utf-8")
+    )
+    assert raising == ["errors.py"]
+
+
+def test_the_deprecated_reads_name_the_release_that_removes_them() -> None:
+    from bohmisch_watten import new_game
+    from bohmisch_watten.serialization import state_from_json
+
+    state = new_game(2)
+    with pytest.warns(DeprecationWarning, match=rf"GameState.cut_cards .*{_REMOVED_IN}"):
+        assert state.cut_cards == ()
+    with pytest.warns(DeprecationWarning, match=rf"PlayerView.cut_cards .*{_REMOVED_IN}"):
+        assert state.view(0).cut_cards == ()
+    with pytest.warns(DeprecationWarning, match=rf"max_chars=None.*{_REMOVED_IN}"):
+        assert state_from_json(state.to_json(), max_chars=None) == state  # type: ignore[arg-type]

@@ -148,6 +148,7 @@ def _documents() -> dict[str, str]:
         "GameRecord.from_json": state.record().to_json(),
         "GameRecord.from_text": state.record().to_text(),
         "GameState.from_json": state.to_json(),
+        "PlayerView.from_json": state.view(0).to_json(),
         "Position.parse": str(Position.start(2)),
         "read_records": state.record().to_text(),
         "GameState.from_text": state.to_text(),

@@ -22,7 +22,6 @@ True
 from __future__ import annotations
 
 import importlib
-import warnings
 from types import ModuleType
 from typing import Final
 
@@ -36,7 +35,7 @@ from .encoding import (
     id_to_action,
     legal_action_mask,
 )
-from .errors import FormatError, IllegalActionError
+from .errors import FormatError, IllegalActionError, warn_deprecated
 from .notation import (
     MAX_DOCUMENT_CHARS,
     action_to_string,
@@ -125,14 +124,11 @@ _DEPRECATED_MODULES: Final = {
 """Modules of release 0.2.0 merged into another: old name → the module that holds its names.
 
 ``bohmisch_watten.summary`` (an attribute of the package, as after ``import
-bohmisch_watten``) still gives the new module, with a :class:`DeprecationWarning`, until
-:data:`_REMOVED_IN`; ``from bohmisch_watten.summary import …`` does not, so write
-``from bohmisch_watten.deals import …`` (or import the name from the package itself).
+bohmisch_watten``) still gives the new module, with a :class:`DeprecationWarning`,
+until :data:`~bohmisch_watten.errors.REMOVED_IN`; ``from bohmisch_watten.summary import
+…`` does not, so write ``from bohmisch_watten.deals import …`` (or import the name from
+the package itself).
 """
-
-_REMOVED_IN: Final = "0.4.0"
-"""The release that removes every deprecated name (the test of the deprecations fails once
-:data:`__version__` reaches it, so that they cannot outlive it)."""
 
 
 def __getattr__(name: str) -> ModuleType:
@@ -140,10 +136,5 @@ def __getattr__(name: str) -> ModuleType:
     new = _DEPRECATED_MODULES.get(name)
     if new is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(
-        f"bohmisch_watten.{name} is deprecated and will be removed in {_REMOVED_IN}: "
-        f"its names are in bohmisch_watten.{new}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
+    warn_deprecated(f"bohmisch_watten.{name}", f"its names are in bohmisch_watten.{new}")
     return importlib.import_module(f"{__name__}.{new}")

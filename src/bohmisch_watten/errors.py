@@ -8,14 +8,18 @@ below the call and the argument.
 from __future__ import annotations
 
 import random
+import warnings
+from typing import Final
 
 __all__ = [
+    "REMOVED_IN",
     "FormatError",
     "IllegalActionError",
     "check_bool",
     "check_instance",
     "check_int",
     "check_rng",
+    "warn_deprecated",
 ]
 
 
@@ -48,6 +52,27 @@ class FormatError(ValueError):
     It is a :class:`ValueError`, so code that already catches ``ValueError`` keeps
     working.
     """
+
+
+# ------------------------------------------------------------------ deprecations
+
+REMOVED_IN: Final = "0.4.0"
+"""The release that removes every deprecated name of the package.
+
+Every deprecation warns through :func:`warn_deprecated`, which names this release, and
+``tests/test_deprecations.py`` fails once ``__version__`` reaches it, so that no
+deprecated name outlives its release.
+"""
+
+
+def warn_deprecated(what: str, instead: str, stacklevel: int = 3) -> None:
+    """Warn that ``what`` is deprecated, will be removed in :data:`REMOVED_IN`, and what
+    to use ``instead``: the one place every deprecation of the package goes through."""
+    warnings.warn(
+        f"{what} is deprecated and will be removed in {REMOVED_IN}: {instead}",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
 
 
 # --------------------------------------------------- argument checks, TypeError

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import json
 import random
-import warnings
 from collections.abc import Callable
 from typing import Any, Final, TypeAlias, TypeVar
 
@@ -87,7 +86,7 @@ from .actions import (
 )
 from .cards import DECK, Card, bits
 from .deals import CutEntry, summary_to_dict
-from .errors import FormatError
+from .errors import FormatError, warn_deprecated
 from .notation import DEAL_LIMIT, MAX_DOCUMENT_CHARS, SCORE_LIMIT, parse_action, parse_json
 from .phases import Phase
 from .position import Position
@@ -716,11 +715,9 @@ def state_from_json(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -
             follow from the record (``state.scores is …``).
     """
     if max_chars is None:
-        warnings.warn(
-            "state_from_json(max_chars=None) is deprecated: leave max_chars out for the"
-            " default, as with every other loader",
-            DeprecationWarning,
-            stacklevel=2,
+        warn_deprecated(
+            "state_from_json(max_chars=None)",
+            "leave max_chars out for the default, as with every other loader",
         )
         max_chars = MAX_DOCUMENT_CHARS
     return _state_from_doc(_load(text, "state", max_chars)[1])

@@ -34,7 +34,6 @@ the one-line text.  The convenience methods that hand over to them (``view``,
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Callable, Mapping
 from operator import sub as _minus
 from typing import TYPE_CHECKING, Any, Final
@@ -70,7 +69,14 @@ from .deals import (
     PastDeals,
     Trick,
 )
-from .errors import FormatError, IllegalActionError, check_instance, check_int, check_rng
+from .errors import (
+    FormatError,
+    IllegalActionError,
+    check_instance,
+    check_int,
+    check_rng,
+    warn_deprecated,
+)
 from .notation import MAX_DOCUMENT_CHARS, parse_action
 from .phases import AUTO_TRIGGERS, TABLE, Decider, Guard, Phase, compile_decider, resolve
 from .position import Position
@@ -456,11 +462,9 @@ class GameState(DealFacts):
         It had three fields here and four on a view; :attr:`cut_looks` has the same
         four on both.
         """
-        warnings.warn(
-            "GameState.cut_cards is deprecated: use cut_looks, (seat, card, taken, critical)"
-            " on the state and the view alike",
-            DeprecationWarning,
-            stacklevel=2,
+        warn_deprecated(
+            "GameState.cut_cards",
+            "use cut_looks, (seat, card, taken, critical) on the state and the view alike",
         )
         return tuple((seat, DECK[i], taken) for seat, i, taken in self.deal_fields.cut)
 

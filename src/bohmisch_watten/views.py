@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import inspect
 import random
-import warnings
 from typing import Any, Final
 
 import attrs
@@ -34,7 +33,7 @@ from .actions import Action, Shuffle
 from .cards import DECK, Card, bits
 from .deals import CutEntry, CutLook, DealFacts, DealSummary, PastDeals, PublicDeal
 from .determinize import DealInfo, Plan, deal_actions, deal_nodes, exchange_action
-from .errors import check_int, check_rng
+from .errors import check_int, check_rng, warn_deprecated
 from .notation import MAX_DOCUMENT_CHARS
 from .phases import Phase
 from .position import Position
@@ -148,11 +147,7 @@ class PlayerView(DealFacts):
     def cut_cards(self) -> tuple[tuple[int, Card | None, bool, bool], ...]:
         """Deprecated: the same looks as :attr:`cut_looks`, which has one shape on the
         state and the view."""
-        warnings.warn(
-            "PlayerView.cut_cards is deprecated: use cut_looks, the same on the state",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        warn_deprecated("PlayerView.cut_cards", "use cut_looks, the same on the state")
         return self.cut_looks
 
     @property
