@@ -607,3 +607,63 @@ def test_documents_read_only_public_fields_of_states_and_views(module: str) -> N
 def test_reading_a_record_needs_no_view_module(module: str) -> None:
     """Records and their readers stand below views: checking a record builds no view."""
     assert [imp for imp in module_imports(module) if imp.module == "views"] == []
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of ``graph``: its strongly connected parts of two modules or more."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for child in sorted(graph.get(node, ())):
+            if child not in index:
+                visit(child)
+                low[node] = min(low[node], low[child])
+            elif child in stack:
+                low[node] = min(low[node], index[child])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_circles_are_found() -> None:
+    graph = {"a": {"b"}, "b": {"a", "c"}, "c": set(), "d": {"d"}}
+    assert strongly_connected(graph) == [["a", "b"]]
+
+
+def main() -> None:  # pragma: no cover - a drawing for people, run by hand
+    """Print the import graph of the tree on the path, counting every import.
+
+    ``PYTHONPATH=src python tests/test_architecture_imports.py`` (any tree on the path:
+    an older checkout's ``src`` draws its graph the same way).  Convenience methods
+    listed on the page are left out, as the test leaves them out.
+    """
+    graph = import_graph(frozenset(c for c in CONVENIENCE if c[0] in MODULES))
+    library = {m: sorted(e) for m, e in graph.items() if not is_application(m)}
+    print(f"tree: {SRC}")
+    print(f"top-level modules: {len(top_level_modules())}")
+    for module in sorted(library, key=lambda m: (layer_of(m) or 0, m)):
+        print(f"  [{layer_of(module) or '?'}] {module} -> {', '.join(library[module]) or '-'}")
+    circles = strongly_connected(graph)
+    print(f"circles (counting every import): {len(circles)}")
+    for circle in circles:
+        print("  " + " <-> ".join(circle))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
