@@ -72,3 +72,30 @@ def test_the_deprecated_reads_name_the_release_that_removes_them() -> None:
         assert state.view(0).cut_cards == ()
     with pytest.warns(DeprecationWarning, match=rf"max_chars=None.*{_REMOVED_IN}"):
         assert state_from_json(state.to_json(), max_chars=None) == state  # type: ignore[arg-type]
+
+
+OLD_NAMES = {
+    "phase": ["Phase"],
+    "facts": ["CutEntry", "CutLook", "DealFacts", "DealFields", "DealScore", "GameFields"],
+    "summary": ["DealSummary", "PastDeals", "PublicDeal", "Trick"],
+    "tables": ["bits", "TRUMP", "FULL_DECK", "CRITICAL_MASK", "TRUMP_MASK", "BEATS", "STRENGTH"],
+    "turns": ["check_seat", "seat_may_act", "turn_message"],
+    "exchange_options": ["exchange_options"],
+    "action_ids": [
+        "ACTION_ID_NAMES", "ACTION_TABLE_VERSION", "EXCHANGE_BASE", "EXCHANGE_TRUMP_BASE",
+        "FOLD_ID", "LEAVE_ID", "NUM_ACTION_IDS", "PLAY_BASE", "TAKE_ID", "action_to_id",
+        "id_to_action", "legal_action_mask",
+    ],
+    "display": ["render_state", "render_view", "turn_text"],
+    "cli": ["BROKEN_PIPE_STATUS", "build_main_parser", "build_parser", "main", "play_and_print"],
+}  # fmt: skip
+"""The public names of each merged module in release 0.2.0."""
+
+
+@pytest.mark.parametrize("old", sorted(OLD_NAMES))
+def test_every_0_2_0_name_of_a_merged_module_is_still_there(old: str) -> None:
+    assert set(OLD_NAMES) == set(_DEPRECATED_MODULES)
+    with pytest.warns(DeprecationWarning, match=old):
+        module = getattr(bohmisch_watten, old)
+    missing = [name for name in OLD_NAMES[old] if not hasattr(module, name)]
+    assert missing == []
