@@ -160,10 +160,17 @@ def test_sample_chance_uses_a_subclass_shuffle() -> None:
     assert new_game(2).sample_chance(_Reversing(1)) == Shuffle(DECK[::-1])
 
 
-def test_a_drawn_pack_is_checked_like_any_other() -> None:
-    """A drawn pack and an equal one read the same; a broken pack is refused (R11)."""
+def test_a_drawn_pack_is_trusted_only_as_drawn() -> None:
+    """Only a pack drawn by sample_chance skips the check; an equal or a broken pack is
+    checked, and the drawn pack is equal to, hashes and pickles as the plain tuple."""
     start = new_game(2)
     drawn = start.sample_chance(random.Random(3))
+    assert pack_indices(drawn.pack) is pack_indices(drawn.pack)  # the kept indices
+    assert drawn == Shuffle(tuple(drawn.pack))
+    assert hash(drawn) == hash(Shuffle(tuple(drawn.pack)))
+    assert type(pickle.loads(pickle.dumps(drawn.pack))) is tuple
+    assert type(copy.copy(drawn.pack)) is tuple
+    assert pickle.loads(pickle.dumps(drawn)) == drawn
     copied = drawn.pack[:16] + drawn.pack[16:]
     assert copied is not drawn.pack
     assert pack_indices(copied) == pack_indices(drawn.pack)

@@ -1530,6 +1530,22 @@ dealer."""
 # ---------------------------------------------------- the pack and the scoring
 
 
+class _DrawnPack(tuple[Card, ...]):
+    """The pack of a :class:`Shuffle` that :func:`draw_shuffle` made: the 32 cards, and
+    their indices kept beside them (``indices``), so that applying the shuffle need not
+    look the cards up and check them again (:func:`pack_indices`).
+
+    A tuple: equal to, and hashed as, the plain tuple of the same cards, so the shuffle
+    is equal to ``Shuffle(pack)``; it pickles and copies as the plain tuple.  Nothing
+    but :func:`draw_shuffle` makes one, from indices it has just drawn.
+    """
+
+    indices: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[type[tuple[Card, ...]], tuple[tuple[Card, ...]]]:
+        return (tuple, (tuple(self),))
+
+
 def draw_shuffle(rng: random.Random) -> Shuffle:
     """A uniformly random :class:`Shuffle` from ``rng``: ``rng.shuffle`` of the deck (R11).
 
@@ -1551,7 +1567,8 @@ def draw_shuffle(rng: random.Random) -> Shuffle:
             j = getrandbits(k)
         order[i], order[j] = order[j], order[i]
     indices = tuple(order)
-    cards = tuple(map(_CARD_AT, indices))
+    cards = _DrawnPack(map(_CARD_AT, indices))
+    cards.indices = indices
     action: Shuffle = _new_object(Shuffle)
     _set(action, "pack", cards)  # a tuple of Cards already: the converter has nothing to do
     return action
@@ -1559,6 +1576,8 @@ def draw_shuffle(rng: random.Random) -> Shuffle:
 
 def pack_indices(pack: tuple[object, ...]) -> tuple[int, ...] | None:
     """The card indices of a shuffle's ``pack``, or None if it is not the 32 cards (R11)."""
+    if type(pack) is _DrawnPack:  # drawn by draw_shuffle: its indices came with it
+        return pack.indices
     found = tuple(map(INDEX_OF_ID.get, map(id, pack)))
     if len(found) != 32 or set(found) != _ALL_INDICES:
         return None
