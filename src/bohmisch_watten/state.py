@@ -140,11 +140,6 @@ def history_tuple(node: Node | None) -> tuple[tuple[int | None, Action], ...]:
     return tuple(out)
 
 
-def push(node: Node | None, seat: int | None, action: Action) -> Node:
-    """One more action on a linked history (typed, so that loops do not widen the type)."""
-    return (node, seat, action)
-
-
 def last_shuffle(node: Node | None) -> Shuffle:
     """The shuffle that began the current deal: the newest :class:`Shuffle` of the history.
 
@@ -749,7 +744,7 @@ class GameState(DealFacts):
         if seat is not None and not seat_may_act(seat, self.current_player, self.num_players):
             raise IllegalActionError(turn_message(self.phase, self.current_player, seat))
         if type(action) is PlayCard and self.phase is _PLAY:  # the same step, found sooner
-            after = self._apply_play(action, _PLAY_DECIDE)
+            after = _APPLY_PLAY(self, action, _PLAY_DECIDE)
             if after.phase is _PLAY:  # no automatic trigger in phase PLAY
                 return after
             return after._pass_through()
@@ -1495,6 +1490,8 @@ _STEPS: Final[dict[type, dict[Phase, tuple[_Effect, Decider]]]] = {
 ``_STEPS[action type][phase]`` is the effect and the decider of the machine's entry."""
 _PLAY_DECIDE: Final = _STEPS[PlayCard][_PLAY][1]
 """The machine's entry for the commonest action, a card played in phase PLAY."""
+_APPLY_PLAY: Final = GameState._apply_play
+"""Its effect, read once here: one global read on the hot path instead of a method lookup."""
 _AUTO_EFFECTS: Final[dict[str, _AutoEffect]] = {
     "deal": GameState._deal_cards,
     "score": GameState._score,
