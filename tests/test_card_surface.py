@@ -38,7 +38,7 @@ def test_suits_and_ranks_print_as_words_and_stay_ints(capsys: pytest.CaptureFixt
     assert capsys.readouterr().out == "Hearts King\n"
     assert f"{Card.parse('SU').suit} {Card.parse('SU').rank}" == "Bells Unter"
     assert [str(r) for r in Rank] == [
-        "Seven", "Eight", "Nine", "Ten", "Unter", "Ober", "King", "Ace",
+        "Six", "Seven", "Eight", "Nine", "Ten", "Unter", "Ober", "King", "Ace",
     ]  # fmt: skip
     assert (int(card.suit), int(card.rank), card.suit + 0, f"{card.rank:d}") == (2, 6, 2, "6")
     assert Rank.ACE > Rank.KING

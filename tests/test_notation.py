@@ -86,7 +86,7 @@ def test_canonical_strings() -> None:
         ("take EA", "takes no arguments"),
         ("play", "exactly one card"),
         ("play HK S7", "exactly one card"),
-        ("play H6", "not a card"),
+        ("play H5", "not a card"),
         ("play HKK", "not a card"),
         ("exchange S9 S9", "names S9 twice"),
         ("exchange S9 +trump +trump", "given twice"),
@@ -182,6 +182,7 @@ def test_every_field_is_covered() -> None:
         "start_score": 15,
         "hearts_double": False,
         "min_fold_score": -2,
+        "pack": 36,
     }
     assert set(changed) == {f.name for f in attrs.fields(Rules)}
     for name, value in changed.items():

@@ -20,7 +20,13 @@ from hypothesis import strategies as st
 
 import bohmisch_watten
 from bohmisch_watten import GameState, Position, Rules, load_record, new_game, parse_rules
-from bohmisch_watten.rules import RULE_TYPES, rules_from_text, rules_to_text, rules_values
+from bohmisch_watten.rules import (
+    OPTIONAL_RULES,
+    RULE_TYPES,
+    rules_from_text,
+    rules_to_text,
+    rules_values,
+)
 from bohmisch_watten.serialization import rules_from_json, to_json, view_from_json
 
 PACKAGE = Path(bohmisch_watten.__file__).resolve().parent
@@ -37,6 +43,7 @@ def any_rules(draw: st.DrawFn) -> Rules:
         start_score=draw(st.integers(1, 1000)),
         hearts_double=draw(st.booleans()),
         min_fold_score=draw(st.integers(-1000, 1000)),
+        pack=draw(st.sampled_from([32, 36])),
     )
 
 
@@ -58,11 +65,12 @@ def test_rules_round_trip_through_every_text_form(rules: Rules) -> None:
     # The JSON documents: every field, plain values.
     document = json.loads(to_json(rules))
     assert document["rules"] == rules_values(rules)
-    assert list(document["rules"]) == list(RULE_TYPES)
+    optional_at_default = {n for n in OPTIONAL_RULES if getattr(rules, n) == getattr(Rules(), n)}
+    assert list(document["rules"]) == [n for n in RULE_TYPES if n not in optional_at_default]
     assert rules_from_json(to_json(rules)) == rules
 
 
-@given(any_rules(), st.integers(0, 3))
+@given(any_rules().map(lambda rules: attrs.evolve(rules, pack=32)), st.integers(0, 3))
 def test_records_and_views_carry_the_same_rules(rules: Rules, seed: int) -> None:
     state = new_game(2, rules=rules)
     state = state.apply(state.sample_chance(random.Random(seed)))

@@ -20,6 +20,7 @@ from bohmisch_watten import (
     Suit,
     new_game,
 )
+from bohmisch_watten.cards import CARDS
 from bohmisch_watten.svg import (
     card_back_svg,
     card_svg,
@@ -51,7 +52,7 @@ def play_until(predicate, seed: int = 3, players: int = 4) -> GameState:
     return state
 
 
-@pytest.mark.parametrize("card", DECK, ids=str)
+@pytest.mark.parametrize("card", CARDS, ids=str)
 def test_every_card_is_valid_svg_carrying_its_notation(card: Card) -> None:
     root = ET.fromstring(card_svg(card))
     assert root.tag == SVG + "svg"

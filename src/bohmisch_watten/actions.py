@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
-from .cards import DECK, Card, bits
+from .cards import CARDS, DECK, Card, bits
 from .errors import check_bool
 from .rules import Rules
 
@@ -153,7 +153,7 @@ class Exchange:
 
     def __str__(self) -> str:
         # The cards in card order, which is index order: read off the mask, not sorted.
-        parts = ["exchange", *[str(DECK[i]) for i in bits(self.discard_mask)]]
+        parts = ["exchange", *[str(CARDS[i]) for i in bits(self.discard_mask)]]
         if self.take_trump_card:
             parts.append("+trump")
         return " ".join(parts)
@@ -203,7 +203,7 @@ def _built(mask: int, take: bool) -> Exchange:
     validator.  ``tests/test_one_home.py`` checks both build equal values.
     """
     exchange = _new(Exchange)
-    _set(exchange, "discard", frozenset([DECK[i] for i in bits(mask)]))
+    _set(exchange, "discard", frozenset([CARDS[i] for i in bits(mask)]))
     _set(exchange, "take_trump_card", take)
     _set(exchange, "discard_mask", mask)
     return exchange

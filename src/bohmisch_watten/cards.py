@@ -1,10 +1,13 @@
-"""Suits, ranks and the 32 cards of the Böhmisch Watten pack (R6–R10).
+"""Suits, ranks and the cards of the Böhmisch Watten packs (R6–R10).
 
-Every :class:`Card` is one of 32 interned singletons, so identity, equality and
+Every :class:`Card` is one of 36 interned singletons, so identity, equality and
 hashing are cheap and a card can be used as a dictionary key or compared with ``is``.
-Each card also carries a small integer :attr:`Card.index` (``suit * 8 + rank``);
-the engine works on those integers and on bitmasks of them internally, and only
-turns them into :class:`Card` objects at the public API boundary.
+Each card also carries a small integer :attr:`Card.index`: ``suit * 8 + rank`` for the
+32 cards of the default pack (:data:`DECK`), and ``32 + suit`` for the four Sixes that
+only the 36-card pack holds (R6), so the ids of the 32 cards never depend on the pack.
+The engine works on those integers and on bitmasks of them internally, and only
+turns them into :class:`Card` objects at the public API boundary.  The pack of a rule
+set is :func:`pack_cards` — the one answer to "which cards are in play".
 """
 
 from __future__ import annotations
@@ -18,13 +21,17 @@ from .errors import check_instance
 
 __all__ = [
     "BELLI",
+    "CARDS",
     "CRITICALS",
     "DECK",
     "MAXI",
+    "PACK_SIZES",
+    "SIXES",
     "SPITZ",
     "Card",
     "Rank",
     "Suit",
+    "pack_cards",
 ]
 
 
@@ -56,8 +63,14 @@ class Suit(enum.IntEnum):
 
 
 class Rank(enum.IntEnum):
-    """The eight ranks, ordered from low to high (R6: A > K > O > U > 10 > 9 > 8 > 7)."""
+    """The nine ranks, ordered from low to high (R6: A > K > O > U > 10 > 9 > 8 > 7 > 6).
 
+    The Six is only in the 36-card pack (``Rules(pack=36)``); its value is -1 so that
+    the other ranks keep the values the engine's tables index by, and it still ranks
+    below the Seven.
+    """
+
+    SIX = -1
     SEVEN = 0
     EIGHT = 1
     NINE = 2
@@ -69,7 +82,7 @@ class Rank(enum.IntEnum):
 
     @property
     def symbol(self) -> str:
-        """The rank part of card notation: ``A K O U 10 9 8 7``."""
+        """The rank part of card notation: ``A K O U 10 9 8 7 6``."""
         return _RANK_SYMBOLS[self]
 
     @property
@@ -87,6 +100,7 @@ class Rank(enum.IntEnum):
 
 _SUIT_LETTERS: Final = {Suit.ACORNS: "E", Suit.LEAVES: "G", Suit.HEARTS: "H", Suit.BELLS: "S"}
 _RANK_SYMBOLS: Final = {
+    Rank.SIX: "6",
     Rank.SEVEN: "7",
     Rank.EIGHT: "8",
     Rank.NINE: "9",
@@ -103,12 +117,12 @@ _INSTANCES: list[Card] = []
 
 
 class Card:
-    """One card of the 32-card pack: an interned, immutable, ordered value.
+    """One card of the 36-card pack: an interned, immutable, ordered value.
 
-    ``Card(Suit.HEARTS, Rank.KING)`` returns the same object every time, so the 32
-    cards are singletons.  Cards order by suit, then rank (the order of :data:`DECK`);
-    that order is only for sorting and display: which card wins a trick depends on the
-    trump suit (R9, R27).
+    ``Card(Suit.HEARTS, Rank.KING)`` returns the same object every time, so the 36
+    cards are singletons.  Cards order by their index: the 32 cards of :data:`DECK` by
+    suit, then rank, then the four Sixes (:data:`SIXES`); that order is only for
+    sorting and display: which card wins a trick depends on the trump suit (R9, R27).
 
     Notation: German suit letter plus rank, e.g. ``"HK"`` (Maxi), ``"S7"`` (Belli),
     ``"E7"`` (Spitz), ``"G10"``.  :meth:`parse` and :func:`str` round trip.
@@ -137,14 +151,14 @@ class Card:
     def __new__(cls, suit: Suit, rank: Rank) -> Card:
         if not isinstance(suit, Suit) or not isinstance(rank, Rank):
             raise TypeError(f"Card(suit, rank) takes a Suit and a Rank, got {suit!r} and {rank!r}")
-        return _INSTANCES[suit * 8 + rank]
+        return _INSTANCES[_index(suit, rank)]
 
     @classmethod
     def _create(cls, suit: Suit, rank: Rank) -> Card:
         card = object.__new__(cls)
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "rank", rank)
-        object.__setattr__(card, "index", suit * 8 + rank)
+        object.__setattr__(card, "index", _index(suit, rank))
         object.__setattr__(card, "_code", suit.letter + rank.symbol)
         return card
 
@@ -162,7 +176,9 @@ class Card:
 
         Raises:
             TypeError: if ``text`` is not a string.
-            ValueError: if ``text`` is not the code of one of the 32 cards.
+            ValueError: if ``text`` is not the code of one of the 36 cards (a Six such
+                as ``"E6"`` parses; whether it is in play is the pack's question,
+                :func:`pack_cards`).
         """
         check_instance(text, str, "text", "Card.parse(text)")
         code = text.strip().upper()
@@ -171,9 +187,9 @@ class Card:
         if suit is None or rank is None:
             raise ValueError(
                 f"not a card: {text[:20]!r} (expected a suit letter E/G/H/S and a rank "
-                "A K O U 10 9 8 7, e.g. 'HK' or 'G10')"
+                "A K O U 10 9 8 7 6, e.g. 'HK' or 'G10')"
             )
-        return _INSTANCES[suit * 8 + rank]
+        return _INSTANCES[_index(suit, rank)]
 
     @property
     def is_critical(self) -> bool:
@@ -228,12 +244,49 @@ class Card:
         return self
 
 
+def _index(suit: Suit, rank: Rank) -> int:
+    """A card's id: ``suit * 8 + rank`` for the 32 cards, ``32 + suit`` for a Six."""
+    return 32 + suit if rank < 0 else suit * 8 + rank
+
+
 for _suit in Suit:
     for _rank in Rank:
-        _INSTANCES.append(Card._create(_suit, _rank))
+        if _rank is not Rank.SIX:
+            _INSTANCES.append(Card._create(_suit, _rank))
+for _suit in Suit:
+    _INSTANCES.append(Card._create(_suit, Rank.SIX))
 
-DECK: Final[tuple[Card, ...]] = tuple(_INSTANCES)
+DECK: Final[tuple[Card, ...]] = tuple(_INSTANCES[:32])
 """The 32 cards in canonical order (``DECK[i].index == i``): Acorns 7…A, Leaves, Hearts, Bells."""
+
+SIXES: Final[tuple[Card, ...]] = tuple(_INSTANCES[32:])
+"""The four Sixes, ``E6 G6 H6 S6``, with ids 32 to 35: in play only with ``Rules(pack=36)``."""
+
+CARDS: Final[tuple[Card, ...]] = DECK + SIXES
+"""Every card by its id (``CARDS[i].index == i``), the Sixes last: for turning an id back
+into its card whatever the pack; which cards are in play is :func:`pack_cards`."""
+
+PACK_SIZES: Final[tuple[int, ...]] = (32, 36)
+"""The sizes a pack may have (R6): the 32-card pack, and the 36-card pack with the Sixes."""
+
+_PACKS: Final[dict[int, tuple[Card, ...]]] = {32: DECK, 36: CARDS}
+
+
+def pack_cards(pack: int) -> tuple[Card, ...]:
+    """The cards of a pack of ``pack`` cards (R6), ``cards[i].index == i``.
+
+    The one place that says which cards are in play: ``pack_cards(rules.pack)``.  The
+    36-card pack is :data:`DECK` followed by :data:`SIXES`, so a card's id is the same
+    in both packs.
+
+    Raises:
+        ValueError: for a size other than 32 or 36.
+    """
+    cards = _PACKS.get(pack)
+    if cards is None:
+        raise ValueError(f"R6: a pack has 32 or 36 cards, got {pack!r}")
+    return cards
+
 
 MAXI: Final = Card(Suit.HEARTS, Rank.KING)
 """Maxi, the Hearts King: the highest card of the game (R7)."""

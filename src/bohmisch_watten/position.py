@@ -52,8 +52,11 @@ def _is_int(value: object) -> bool:
 
 
 def _check_players(instance: Position, attribute: attrs.Attribute[Any], value: object) -> None:
-    if not _is_int(value) or value not in (2, 3, 4):
-        raise ValueError(f"Position.num_players must be 2, 3 or 4 (R1), got {value!r:.40}")
+    if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 7:
+        raise ValueError(
+            f"Position.num_players must be 2 to 4, or to 7 with the 36-card pack (R1), "
+            f"got {value!r:.40}"
+        )
 
 
 def _check_rules(instance: Position, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -76,7 +79,7 @@ class Position:
     is the one-line text form and :meth:`parse` reads it back (see the module docs).
 
     Attributes:
-        num_players: 2, 3 or 4 (R1).
+        num_players: 2, 3 or 4; up to 7 with ``rules.pack == 36`` (R1).
         rules: the variants in force.
         dealer: the dealer of this deal (R2–R4).
         deal_number: 1 for the first deal of the game (R21.1 depends on it), at most
@@ -101,6 +104,11 @@ class Position:
 
     def __attrs_post_init__(self) -> None:
         n = self.num_players
+        if n > self.rules.max_players:
+            raise ValueError(
+                f"Position.num_players: {n} players need the 36-card pack (R1): "
+                f"with {self.rules.pack} cards at most {self.rules.max_players} play"
+            )
         if not _is_int(self.dealer):
             raise TypeError(f"Position.dealer must be an int, got {type(self.dealer).__name__}")
         if not 0 <= self.dealer < n:

@@ -92,6 +92,12 @@ def _check_int_in(low: int, high: int) -> Any:
     return check
 
 
+def _check_pack(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    check_int(value, attribute.name, f"Rules({attribute.name}=)")
+    if value not in (32, 36):
+        raise ValueError(f"Rules.pack must be 32 or 36 (R6), got {value!r}")
+
+
 def _check_stock_limit(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     check_int(value, attribute.name, f"Rules({attribute.name}=)")
     if value not in (2, 3):
@@ -116,6 +122,7 @@ class Rules:
         start_score: the score every player starts with (R28).
         hearts_double: whether a deal with Hearts as trumps counts double (R30).
         min_fold_score: a player with this score or less may not fold (R21.3).
+        pack: 32 cards, or 36 with the Sixes for two to seven players (R1, R6).
 
     Example:
         >>> from bohmisch_watten import Rules, Schleck
@@ -140,6 +147,12 @@ class Rules:
     start_score: int = attrs.field(default=20, validator=_check_int_in(1, 1000))
     hearts_double: bool = attrs.field(default=True, validator=_check_bool)
     min_fold_score: int = attrs.field(default=5, validator=_check_int_in(-1000, 1000))
+    pack: int = attrs.field(default=32, validator=_check_pack)
+
+    @property
+    def max_players(self) -> int:
+        """The largest table the pack allows (R1): 4 with 32 cards, 7 with 36."""
+        return 4 if self.pack == 32 else 7
 
     def __str__(self) -> str:
         """Only the fields that differ from the defaults, e.g. ``schleck=none,must_head=false``."""
@@ -165,6 +178,11 @@ a document or a text form holds for that field.  For the package's readers; not 
 ``__all__``.
 """
 
+OPTIONAL_RULES: Final = frozenset({"pack"})
+"""Fields added after release 0.2.0: a JSON document writes one only when it differs
+from the default, and a reader accepts a document without it, so documents of the
+32-card game stay byte for byte what 0.1.0 and 0.2.0 wrote and read."""
+
 _INTEGER: Final = re.compile(r"[-+]?[0-9]{1,7}")
 _BOOLS: Final = {"true": True, "false": False}
 
@@ -175,12 +193,13 @@ def rules_values(rules: Rules, *, changed_only: bool = False) -> dict[str, bool 
     Args:
         rules: the rules to write.
         changed_only: only the fields that differ from the defaults (what the text
-            forms write); otherwise every field (what a JSON document writes).
+            forms write); otherwise every field (what a JSON document writes), but for
+            a field of :data:`OPTIONAL_RULES` at its default.
     """
     out: dict[str, bool | int | str] = {}
     for name in RULE_TYPES:
         value = getattr(rules, name)
-        if changed_only and value == getattr(_DEFAULT, name):
+        if value == getattr(_DEFAULT, name) and (changed_only or name in OPTIONAL_RULES):
             continue
         out[name] = value.value if isinstance(value, enum.Enum) else value
     return out

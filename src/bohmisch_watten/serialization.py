@@ -91,7 +91,7 @@ from .notation import DEAL_LIMIT, MAX_DOCUMENT_CHARS, SCORE_LIMIT, parse_action,
 from .phases import Phase
 from .position import Position
 from .records import GameRecord, past_problem, replay
-from .rules import RULE_TYPES, Rules, rules_values
+from .rules import OPTIONAL_RULES, RULE_TYPES, Rules, rules_values
 from .state import GameState
 from .tricks import Plays
 from .views import PlayerView
@@ -153,10 +153,17 @@ def _header(kind: str) -> dict[str, JSON]:
 
 
 def _rules_from_dict(value: JSON, where: str) -> Rules:
-    """The ``rules`` object: every field of :data:`~bohmisch_watten.rules.RULE_TYPES`."""
-    data = read_object(value, where, tuple(RULE_TYPES))
+    """The ``rules`` object: every field of :data:`~bohmisch_watten.rules.RULE_TYPES`.
+
+    A field of :data:`~bohmisch_watten.rules.OPTIONAL_RULES` may be missing (documents
+    of 0.1.0 and 0.2.0 have no ``pack``): it then has its default.
+    """
+    required = tuple(name for name in RULE_TYPES if name not in OPTIONAL_RULES)
+    data = read_object(value, where, required, tuple(OPTIONAL_RULES))
     fields: dict[str, Any] = {}
     for name, kind in RULE_TYPES.items():
+        if name not in data:
+            continue
         item, at = data[name], f"{where}.{name}"
         if kind is bool:
             fields[name] = read_bool(item, at)

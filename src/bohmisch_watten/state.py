@@ -55,7 +55,7 @@ from .actions import (
     TakeCritical,
     exchange_options,
 )
-from .cards import DECK, Card, Suit, bits
+from .cards import CARDS, DECK, Card, Suit, bits
 from .dealing import cut_looker
 from .deals import (
     CARD_PAIRS,
@@ -415,12 +415,12 @@ class GameState(DealFacts):
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Each seat's cards, sorted (folded players keep theirs, set aside)."""
-        return tuple(tuple(DECK[i] for i in bits(h)) for h in self.hand_masks)
+        return tuple(tuple(CARDS[i] for i in bits(h)) for h in self.hand_masks)
 
     @property
     def stock(self) -> tuple[Card, ...]:
         """The face-down stock, top first; during the cut ritual, the undealt pack (R15)."""
-        return tuple(DECK[i] for i in self.deal_fields.pack)
+        return tuple(CARDS[i] for i in self.deal_fields.pack)
 
     @property
     def active_players(self) -> tuple[int, ...]:
@@ -434,7 +434,7 @@ class GameState(DealFacts):
         Every seat's, as the state knows every card;
         :attr:`PlayerView.discards <bohmisch_watten.PlayerView.discards>` is the seat's own.
         """
-        return tuple(tuple(DECK[i] for i in bits(m)) for m in self.deal_fields.discards)
+        return tuple(tuple(CARDS[i] for i in bits(m)) for m in self.deal_fields.discards)
 
     @property
     def cut_looks(self) -> tuple[CutLook, ...]:
@@ -446,7 +446,7 @@ class GameState(DealFacts):
         the same looks with None for a card the seat may not know.
         """
         return tuple(
-            CutLook(seat, DECK[i], taken, DECK[i].is_critical)
+            CutLook(seat, CARDS[i], taken, CARDS[i].is_critical)
             for seat, i, taken in self.deal_fields.cut
         )
 
@@ -461,7 +461,7 @@ class GameState(DealFacts):
             "GameState.cut_cards",
             "use cut_looks, (seat, card, taken, critical) on the state and the view alike",
         )
-        return tuple((seat, DECK[i], taken) for seat, i, taken in self.deal_fields.cut)
+        return tuple((seat, CARDS[i], taken) for seat, i, taken in self.deal_fields.cut)
 
     @property
     def history(self) -> tuple[tuple[int | None, Action], ...]:
@@ -1075,7 +1075,7 @@ class GameState(DealFacts):
             self.game_fields, deal.trump, deal.took_trump, deal.folded, self.exchanged,
             self.played_tricks, self.tricks_won, self.deal_score.scores,
             tuple([
-                (seat, DECK[card] if taken else None, taken, bool(CRITICAL_MASK >> card & 1))
+                (seat, CARDS[card] if taken else None, taken, bool(CRITICAL_MASK >> card & 1))
                 for seat, card, taken in cut
             ]) if cut else (),  # R13: a card looked at and not taken stays that seat's secret
         )  # fmt: skip
@@ -1115,7 +1115,7 @@ class GameState(DealFacts):
         mask = action.discard_mask
         game = self.game_fields
         if mask & ~hand:
-            stray = ", ".join(str(DECK[i]) for i in bits(mask & ~hand))
+            stray = ", ".join(str(CARDS[i]) for i in bits(mask & ~hand))
             return f"R18: seat {seat} cannot discard {stray}: not in his hand"
         dealer = seat == game.dealer
         take = action.take_trump_card
@@ -1306,8 +1306,22 @@ def make(
     return state  # type: ignore[no-any-return]
 
 
+def check_playable(rules: Rules) -> None:
+    """Refuse a pack the game state cannot deal yet, with a clear error (R6).
+
+    Raises:
+        NotImplementedError: for ``Rules(pack=36)``.
+    """
+    if rules.pack != 32:
+        raise NotImplementedError(
+            f"Rules(pack={rules.pack}): the game state plays only the 32-card pack so far "
+            "(R6); the 36-card pack is a value of the rules, its text forms and positions"
+        )
+
+
 def at_position(position: Position) -> GameState:
     """The chance node of ``position``'s deal, with an empty history starting there."""
+    check_playable(position.rules)
     n = position.num_players
     return GameState(
         Phase.DEAL, None, (0,) * n, (), (), (0,) * n, fresh_deal(n),
@@ -1346,6 +1360,7 @@ def build_state(
     state's own fields.  With ``phase`` GAME_OVER, ``position`` is the position the final
     scores give (see :attr:`GameState.position`) and the result is the finished game.
     """
+    check_playable(position.rules)
     n = position.num_players
     dealer, deal_number = position.dealer, position.deal_number
     if phase is Phase.GAME_OVER:
@@ -1590,9 +1605,12 @@ def pack_problem(pack: tuple[object, ...]) -> str | None:
         return f"R11: a shuffle must hold all 32 cards once, got {len(pack)} cards"
     mask = 0
     for card in pack:
-        mask |= 1 << INDEX_OF_ID[id(card)]
+        mask |= 1 << card.index  # type: ignore[attr-defined]  # a Card: checked above
+    if mask > FULL_DECK:
+        sixes = " ".join(str(card) for card in pack if card.index >= 32)  # type: ignore[attr-defined]
+        return f"R6: the 32-card pack has no Sixes, got {sixes}"
     if mask != FULL_DECK:
-        missing = ", ".join(str(DECK[i]) for i in bits(FULL_DECK & ~mask))
+        missing = ", ".join(str(CARDS[i]) for i in bits(FULL_DECK & ~mask))
         return f"R11: a shuffle must hold all 32 cards once; missing {missing}"
     return None
 
@@ -1615,7 +1633,7 @@ def summarize(facts: ScoredDeal) -> DealSummary:
         [Trick(tuple([pairs[s][i] for s, i in plays]), winner) for plays, winner in played]
     )
     return DealSummary(  # positional, in the order of its fields: cheaper than by name
-        deal_number, dealer, DECK[trump], SUITS[trump >> 3], took_trump, folded,
+        deal_number, dealer, CARDS[trump], SUITS[trump >> 3], took_trump, folded,
         exchanged, tricks, won, tuple(map(_minus, scores, before)),
         scores, trump >> 3 == _HEARTS and rules.hearts_double, cut,
     )  # fmt: skip
@@ -1628,18 +1646,23 @@ def new_game(num_players: int = 4, *, rules: Rules = _DEFAULT_RULES, dealer: int
     """A new game at its first chance node (phase DEAL), every player at ``start_score``.
 
     Args:
-        num_players: 2, 3 or 4 (R1).
+        num_players: 2, 3 or 4; up to 7 with ``Rules(pack=36)`` (R1).
         rules: the variants (RULES.md §8); default rules if omitted.
         dealer: the first dealer's seat (R3: chosen by the caller).
 
     Raises:
         TypeError: naming the argument, for an argument of the wrong type.
         ValueError: naming the argument, for a bad player count or seat.
+        NotImplementedError: for ``Rules(pack=36)`` while the game state plays only
+            the 32-card pack.
     """
     check_int(num_players, "num_players", "new_game(num_players)")
-    if num_players not in (2, 3, 4):
-        raise ValueError(f"num_players must be 2, 3 or 4 (R1), got {num_players}")
     check_instance(rules, Rules, "rules", "new_game(rules=)")
+    if not 2 <= num_players <= rules.max_players:
+        raise ValueError(
+            f"num_players must be 2 to {rules.max_players} with the {rules.pack}-card pack "
+            f"(R1), got {num_players}"
+        )
     check_int(dealer, "dealer", "new_game(dealer=)")
     if not 0 <= dealer < num_players:
         raise ValueError(f"dealer must be a seat from 0 to {num_players - 1}, got {dealer}")

@@ -93,6 +93,7 @@ _SUIT_PATHS: Final = {
 # Where the pips of the number cards stand, in card units (x, y), per rank.
 _L, _M, _R = 21.5, 30.0, 38.5
 _PIPS: Final = {
+    Rank.SIX: ((_L, 22), (_R, 22), (_L, 46), (_R, 46), (_L, 70), (_R, 70)),
     Rank.SEVEN: ((_L, 22), (_R, 22), (_M, 36), (_L, 50), (_R, 50), (_L, 68), (_R, 68)),
     Rank.EIGHT: ((_L, 22), (_R, 22), (_L, 38), (_R, 38), (_L, 54), (_R, 54), (_L, 70), (_R, 70)),
     Rank.NINE: (

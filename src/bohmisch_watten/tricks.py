@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .cards import BELLI, CRITICALS, DECK, MAXI, SPITZ, Card, Suit, bits
+from .cards import BELLI, CARDS, CRITICALS, DECK, MAXI, SPITZ, Card, Suit, bits
 from .errors import check_bool
 
 __all__ = [
@@ -170,7 +170,7 @@ def legal_play_mask(hand: int, trick: Sequence[Play], trump: int, must_head: boo
 
 
 def _names(mask: int) -> str:
-    cards = [str(DECK[i]) for i in bits(mask)]
+    cards = [str(CARDS[i]) for i in bits(mask)]
     return cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " or " + cards[-1]
 
 
@@ -186,7 +186,7 @@ def explain_illegal_play(
     Only called on the error path, so clarity wins over speed here.
     """
     if not (hand >> card) & 1:
-        return f"R24: seat {seat} does not hold {DECK[card]} (holds {_names(hand)})"
+        return f"R24: seat {seat} does not hold {CARDS[card]} (holds {_names(hand)})"
     led = EFFECTIVE[trump][trick[0][1]]
     follow = hand & FOLLOW_MASK[trump][led]
     if follow:
@@ -305,7 +305,7 @@ def winning_play(trick: Sequence[CardPlay], trump_suit: Suit) -> CardPlay:
     if not plays:
         raise ValueError("trick must hold at least one play to have a winner")
     seat, card = best_play(plays, _suit_index(trump_suit))
-    return seat, DECK[card]
+    return seat, CARDS[card]
 
 
 def beats(card: Card, trick: Sequence[CardPlay], trump_suit: Suit) -> bool:
@@ -324,7 +324,7 @@ def beats(card: Card, trick: Sequence[CardPlay], trump_suit: Suit) -> bool:
     if not plays:
         return True
     led = EFFECTIVE[trump][plays[0][1]]
-    return outranks(card, DECK[best_play(plays, trump)[1]], led, trump_suit)
+    return outranks(card, CARDS[best_play(plays, trump)[1]], led, trump_suit)
 
 
 def legal_cards(
@@ -350,4 +350,4 @@ def legal_cards(
     for card in hand:
         mask |= 1 << _card_index(card, "each card of hand")
     legal = legal_play_mask(mask, _plays(trick), _suit_index(trump_suit), must_head)
-    return tuple(DECK[i] for i in bits(legal))
+    return tuple(CARDS[i] for i in bits(legal))

@@ -20,7 +20,7 @@ import operator
 from collections.abc import Mapping
 from typing import Final
 
-from ..rules import Rules, rules_values
+from ..rules import OPTIONAL_RULES, Rules, rules_values
 from ..state import GameState
 
 __all__ = [
@@ -37,7 +37,10 @@ MAX_DEAL_CHANGE: Final = 10
 """The largest score change of one deal: 5 tricks or none, doubled (R29, R30)."""
 
 
-RULE_PARAMS: Final[dict[str, bool | int | str]] = rules_values(Rules())
+RULE_PARAMS: Final[dict[str, bool | int | str]] = {
+    **rules_values(Rules()),
+    **{name: getattr(Rules(), name) for name in sorted(OPTIONAL_RULES)},
+}
 """One flat parameter per :class:`Rules` field, same name and default (enums as str)."""
 
 
@@ -47,8 +50,16 @@ def rules_from_params(params: Mapping[str, object]) -> Rules:
     Raises:
         ValueError: naming the field for a value :class:`Rules` does not accept.
         TypeError: naming the field for a value of the wrong type.
+        NotImplementedError: for ``pack=36``: the action ids and observations of the
+            adapters are those of the 32-card pack so far.
     """
-    return Rules(**{name: params[name] for name in RULE_PARAMS if name in params})  # type: ignore[arg-type]
+    rules = Rules(**{name: params[name] for name in RULE_PARAMS if name in params})  # type: ignore[arg-type]
+    if rules.pack != 32:
+        raise NotImplementedError(
+            f"pack={rules.pack}: the adapters' action ids and observations cover only the "
+            "32-card pack so far (R6)"
+        )
+    return rules
 
 
 def decisions_per_deal(num_players: int) -> int:

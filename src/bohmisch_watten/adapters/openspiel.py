@@ -109,6 +109,7 @@ class WattenGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         merged = {**_DEFAULTS, **(params or {})}
+        self.rules = rules_from_params(merged)
         players = merged["players"]
         if players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
@@ -118,7 +119,6 @@ class WattenGame(pyspiel.Game):  # type: ignore[misc]
         max_deals = merged["max_deals"]
         if not isinstance(max_deals, int) or max_deals < 1:
             raise ValueError(f"max_deals must be a positive int, got {max_deals!r}")
-        self.rules = rules_from_params(merged)
         self.mode: str = mode
         self.max_deals: int = max_deals if mode == "game" else 1
         if mode == "deal":
