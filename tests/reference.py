@@ -16,8 +16,8 @@ from bohmisch_watten import Card, Rules
 CRITICAL_CODES = ("HK", "S7", "E7")
 """R7: Maxi, Belli, Spitz, highest first."""
 
-RANK_ORDER = ("7", "8", "9", "10", "U", "O", "K", "A")
-"""R6: the ranks low to high."""
+RANK_ORDER = ("6", "7", "8", "9", "10", "U", "O", "K", "A")
+"""R6: the ranks low to high (the Six only in the 36-card pack)."""
 
 HEARTS = "H"
 TRUMP = "T"

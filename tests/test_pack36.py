@@ -12,6 +12,7 @@ from bohmisch_watten import (
     Card,
     Exchange,
     GameState,
+    Phase,
     PlayCard,
     Position,
     Rank,
@@ -23,8 +24,11 @@ from bohmisch_watten import (
 from bohmisch_watten.cards import PACK_SIZES, SIXES, pack_cards
 from bohmisch_watten.errors import FormatError, IllegalActionError
 from bohmisch_watten.notation import parse_rules
+from bohmisch_watten.records import load_record
 from bohmisch_watten.serialization import rules_from_json, to_json
-from bohmisch_watten.svg import card_svg
+from bohmisch_watten.svg import card_svg, state_svg
+from bohmisch_watten.tricks import winning_play
+from test_state_machine import check_state
 
 PACK36 = Rules(pack=36)
 
@@ -112,12 +116,95 @@ def test_no_pack_seats_one_or_eight(players: int) -> None:
         Position.start(players, rules=PACK36)
 
 
-@pytest.mark.parametrize("players", [2, 7])
-def test_a_state_not_yet_dealing_36_cards_refuses_clearly(players: int) -> None:
-    with pytest.raises(NotImplementedError, match=r"Rules\(pack=36\): the game state plays only"):
-        new_game(players, rules=PACK36)
-    with pytest.raises(NotImplementedError, match="32-card pack so far"):
-        GameState.from_position(Position.start(players, rules=PACK36))
+def play_deals(players: int, seed: int, deals: int = 2) -> GameState:
+    """``deals`` deals of a seeded random game with the 36-card pack, checked each step."""
+    rng = random.Random(seed)
+    state = new_game(players, rules=PACK36, dealer=seed % players)
+    while state.deal_number <= deals and not state.is_terminal:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            state = state.apply(rng.choice(state.legal_actions()))
+        check_state(state)
+    return state
+
+
+@pytest.mark.rule("R1", "R6", "R15", "R22")
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
+def test_every_table_size_plays_the_36_card_pack(players: int) -> None:
+    for seed in range(3):
+        play_deals(players, seed)
+
+
+@pytest.mark.rule("R15", "R20")
+@pytest.mark.parametrize(("players", "stock"), [(2, 25), (5, 10), (6, 5), (7, 0)])
+def test_the_stock_is_35_minus_five_per_player(players: int, stock: int) -> None:
+    state = new_game(players, rules=Rules(pack=36, schleck="none"))
+    state = state.apply(Shuffle(pack_cards(36)))
+    assert state.phase is Phase.EXCHANGE
+    assert len(state.stock) == stock
+    assert all(len(hand) == 5 for hand in state.hands)
+
+
+@pytest.mark.rule("R19", "R20")
+def test_with_seven_players_only_the_dealer_changes_a_card_the_trump_card() -> None:
+    state = new_game(7, rules=Rules(pack=36, schleck="none"))
+    state = state.apply(Shuffle(pack_cards(36)))
+    for _ in range(6):  # first deal: nobody folds (R21.1); the stock is empty (R20)
+        assert state.legal_actions() == (Exchange([]),)
+        with pytest.raises(IllegalActionError, match="R20"):
+            state.apply(Exchange([state.hands[state.current_player][0]]))
+        state = state.apply(Exchange([]))
+    assert state.current_player == state.dealer
+    legal = state.legal_actions()
+    assert legal[0] == Exchange([])
+    assert all(a.take_trump_card and len(a.discard) == 1 for a in legal[1:])
+    assert len(legal) == 6
+    give = state.hands[state.dealer][0]
+    trump = state.trump_card
+    state = state.apply(Exchange([give], take_trump_card=True))
+    assert trump in state.hands[state.dealer]
+    assert give not in state.hands[state.dealer]
+
+
+@pytest.mark.rule("R12", "R13")
+def test_with_seven_players_the_card_left_at_the_bottom_is_the_dealers_last() -> None:
+    """R13 with an empty stock: the cut card is dealt, as the dealer's last card."""
+    rest = [c for c in pack_cards(36) if str(c) != "G9"]
+    pack = (*rest, Card.parse("G9"))  # G9 at the bottom: looked at, not a Critical
+    state = new_game(7, rules=PACK36, dealer=3).apply(Shuffle(pack))
+    assert state.phase is Phase.EXCHANGE
+    assert state.cut_looks[0].card == Card.parse("G9")
+    assert Card.parse("G9") in state.hands[3]
+    assert state.stock == ()
+
+
+@pytest.mark.rule("R6", "R9", "R27")
+def test_the_six_is_the_lowest_trump_and_the_lowest_of_its_suit() -> None:
+    assert winning_play([(0, Card.parse("G6")), (1, Card.parse("EA"))], Suit.LEAVES)[0] == 0
+    assert winning_play([(0, Card.parse("E6")), (1, Card.parse("G7"))], Suit.LEAVES)[0] == 1
+    assert winning_play([(0, Card.parse("E6")), (1, Card.parse("E8"))], Suit.LEAVES)[0] == 1
+    assert winning_play([(0, Card.parse("H7")), (1, Card.parse("H6"))], Suit.HEARTS)[0] == 0
+
+
+def test_a_36_card_game_survives_every_text_form() -> None:
+    state = play_deals(7, 4, deals=1)
+    assert GameState.from_json(state.to_json()) == state
+    assert load_record(state.record().to_text()).rules == PACK36
+    assert json.loads(state.to_json())["record"]["rules"]["pack"] == 36
+    view = state.view(0)
+    assert view.rules == PACK36
+    assert str(state).startswith("Deal")
+    svg = state_svg(state)
+    assert svg.count("<svg") >= 1
+
+
+def test_the_sampler_refuses_the_36_card_pack_clearly() -> None:
+    state = play_deals(5, 1, deals=1)
+    while state.is_chance_node:
+        state = state.apply(state.sample_chance(random.Random(0)))
+    with pytest.raises(NotImplementedError, match="exact sampler of hidden cards covers only"):
+        state.view(state.current_player).sample_state(random.Random(0))
 
 
 @pytest.mark.rule("R6")
@@ -153,3 +240,35 @@ def test_an_exchange_or_play_of_a_six_in_the_32_card_game_is_illegal() -> None:
     with pytest.raises(IllegalActionError):
         state.apply(Exchange([SIXES[1]]))
     assert "S6" in str(PlayCard(SIXES[3]))
+
+
+def test_the_encoding_and_the_adapters_refuse_the_36_card_pack_clearly() -> None:
+    from bohmisch_watten.adapters._config import rules_argument
+    from bohmisch_watten.encoding import action_to_id, observation
+
+    state = play_deals(4, 2, deals=1)
+    state = state.apply(state.sample_chance(random.Random(0))) if state.is_chance_node else state
+    with pytest.raises(NotImplementedError, match="observation layout cover only the 32"):
+        observation(state.view(state.current_player))
+    with pytest.raises(NotImplementedError, match="pack=36: the action ids"):
+        action_to_id(state, state.legal_actions()[0])
+    for given in ("pack=36", PACK36, {"pack": 36}):
+        with pytest.raises(NotImplementedError, match="rules: pack=36: the adapters'"):
+            rules_argument(given)
+    assert rules_argument("pack=32") == Rules()
+
+
+def test_the_solver_and_the_web_table_refuse_the_36_card_pack_clearly() -> None:
+    from bohmisch_watten.solver import solve
+    from bohmisch_watten.web.table import Table
+
+    state = play_deals(3, 0, deals=1)
+    rng = random.Random(2)
+    while state.phase is not Phase.PLAY:
+        state = state.apply(
+            state.sample_chance(rng) if state.is_chance_node else rng.choice(state.legal_actions())
+        )
+    with pytest.raises(NotImplementedError, match=r"solve\(state\): the solver covers only"):
+        solve(state)
+    with pytest.raises(ValueError, match="pack=36: the web table seats the 32-card game only"):
+        Table(players=3, rules=PACK36)

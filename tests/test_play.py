@@ -165,9 +165,11 @@ def test_trick_winners() -> None:
 @pytest.mark.rule("R9")
 @pytest.mark.parametrize(("trump", "count"), [("G8", 11), ("E8", 10), ("H8", 10), ("S8", 10)])
 def test_number_of_trumps(trump: str, count: int) -> None:
-    from bohmisch_watten.tricks import TRUMP_MASK
+    from bohmisch_watten.tricks import FULL_DECK, TRUMP_MASK
 
-    assert TRUMP_MASK[Card.parse(trump).suit].bit_count() == count
+    assert (TRUMP_MASK[Card.parse(trump).suit] & FULL_DECK).bit_count() == count
+    # the 36-card pack adds the Six of the trump suit, the lowest trump (R6, R9)
+    assert TRUMP_MASK[Card.parse(trump).suit].bit_count() == count + 1
 
 
 @pytest.mark.rule("R24", "R27")

@@ -161,7 +161,7 @@ def test_text_form_is_editable() -> None:
         ),
         (
             "format: bohmisch_watten.record\nversion: 1\nplayers: 5\nfirst_dealer: 0\nrules:\n",
-            "num_players must be 2, 3 or 4",
+            "num_players must be 2 to 4 with the 32-card pack",
         ),
         (
             "format: bohmisch_watten.record\nversion: 1\nplayers: 2\nfirst_dealer: 2\nrules:\n",
@@ -246,8 +246,8 @@ def test_replay_rejects_actions_out_of_phase() -> None:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ((5, Rules(), 0, ()), "num_players must be 2, 3 or 4"),
-        ((True, Rules(), 0, ()), "num_players must be 2, 3 or 4"),
+        ((5, Rules(), 0, ()), "num_players must be 2 to 4 with the 32-card pack"),
+        ((True, Rules(), 0, ()), "num_players must be 2 to 4 with the 32-card pack"),
         ((4, "default", 0, ()), "rules must be a Rules object"),
         ((4, Rules(), 4, ()), "first_dealer must be a seat from 0 to 3"),
         ((4, Rules(), -1, ()), "first_dealer must be a seat"),

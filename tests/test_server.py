@@ -165,6 +165,7 @@ def test_a_table_is_created_listed_and_served(db: str) -> None:
         ('{"humans": 3, "bots": []}', 400, "need 1 bot name(s)"),
         ('{"rules": "colour=red"}', 400, "rules: "),
         ('{"rules": 3}', 400, "rules must be a text"),
+        ('{"rules": "pack=36"}', 400, "pack=36: the web table seats the 32-card game only"),
         ('{"delay": -1}', 400, "delay must be from 0 to 10"),
         ('{"delay": "slow"}', 400, "delay must be a number"),
         ('{"names": [7]}', 400, "names must be a list"),

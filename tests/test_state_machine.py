@@ -27,6 +27,7 @@ import random
 from collections import Counter
 from typing import Any, ClassVar
 
+import attrs
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -39,7 +40,6 @@ from hypothesis.stateful import (
 )
 
 from bohmisch_watten import (
-    DECK,
     Action,
     Exchange,
     Fold,
@@ -55,6 +55,7 @@ from bohmisch_watten import (
     new_game,
     next_game,
 )
+from bohmisch_watten.cards import pack_cards
 from bohmisch_watten.phases import AUTO_TRIGGERS, MACHINE
 
 import reference as ref
@@ -152,15 +153,15 @@ def check_state(state: GameState) -> None:
     for trick in state.tricks:
         assert state.tricks_won[trick.winner] >= 1
 
-    # R6: the 32 cards are conserved.
+    # R6: the 32 or 36 cards of the pack are conserved.
     if phase in (Phase.DEAL, Phase.GAME_OVER):  # no cards are out between deals
         assert cards_out(state) == []
         assert state.trump_card is None
         assert state.cut_looks == ()
     else:
         out = cards_out(state)
-        assert len(out) == 32
-        assert set(out) == set(DECK)
+        assert len(out) == state.rules.pack
+        assert set(out) == set(pack_cards(state.rules.pack))
 
     if phase is Phase.CUT:  # R12-R14: hands hold the Criticals taken so far
         assert state.trump_card is None
@@ -386,8 +387,15 @@ class WattenGame(RuleBasedStateMachine):
             self.counts["games finished"] += 1
         self.state = after
 
-    @initialize(num_players=st.integers(2, 4), rules=rules_strategy, dealer=st.integers(0, 3))
-    def start(self, num_players: int, rules: Rules, dealer: int) -> None:
+    @initialize(
+        num_players=st.integers(2, 7),
+        rules=rules_strategy,
+        pack=st.sampled_from([32, 36]),
+        dealer=st.integers(0, 6),
+    )
+    def start(self, num_players: int, rules: Rules, pack: int, dealer: int) -> None:
+        # R1: five to seven players need the 36-card pack; two to four play either
+        rules = attrs.evolve(rules, pack=36 if num_players > 4 else pack)
         self.state = new_game(num_players, rules=rules, dealer=dealer % num_players)
         assert self.state.scores == (rules.start_score,) * num_players  # R28
         assert self.state.deal_number == 1
@@ -416,6 +424,7 @@ class WattenGame(RuleBasedStateMachine):
     @precondition(
         lambda self: (
             not self.state.is_terminal
+            and self.state.num_players <= 4  # R29: with more, +5 for no trick drifts up
             and self.state.rules.start_score <= 8
             and self.state.rules.overshoot is Overshoot.WINS
         )

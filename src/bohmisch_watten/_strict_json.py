@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, TypeAlias, TypeVar
 
-from .cards import DECK, Card
+from .cards import CARDS, Card
 from .deals import DealSummary, Trick
 from .errors import FormatError
 from .notation import DEAL_LIMIT, SCORE_LIMIT, parse_card
@@ -156,7 +156,7 @@ class DealReader:
         return read_int(value, where, -SCORE_LIMIT, SCORE_LIMIT)
 
     def count(self, value: JSON, where: str) -> int:
-        return read_int(value, where, 0, 32)
+        return read_int(value, where, 0, 36)
 
     def count_or_none(self, value: JSON, where: str) -> int | None:
         return None if value is None else self.count(value, where)
@@ -165,7 +165,7 @@ class DealReader:
         return read_card(value, where).index
 
     def cards(self, value: JSON, where: str) -> tuple[int, ...]:
-        return tuple(c.index for c in read_distinct_cards(value, where, None, 32))
+        return tuple(c.index for c in read_distinct_cards(value, where, None, 36))
 
     def mask(self, value: JSON, where: str) -> int:
         out = 0
@@ -235,7 +235,7 @@ class DealReader:
             folded=self.per_seat(data["folded"], f"{where}.folded", read_bool),
             exchanged=self.per_seat(data["exchanged"], f"{where}.exchanged", self.count_or_none),
             tricks=tuple(
-                Trick(tuple((s, DECK[c]) for s, c in plays), winner) for plays, winner in tricks
+                Trick(tuple((s, CARDS[c]) for s, c in plays), winner) for plays, winner in tricks
             ),
             tricks_won=self.per_seat(data["tricks_won"], f"{where}.tricks_won", self.count),
             points=self.per_seat(data["points"], f"{where}.points", self.score),
@@ -250,7 +250,7 @@ class DealReader:
         rest = {key: item for key, item in value.items() if key != "cut"}
         summary = self.summary(rest, where)
         cut = tuple(
-            (seat, None if card < 0 else DECK[card], taken, critical)
+            (seat, None if card < 0 else CARDS[card], taken, critical)
             for seat, card, taken, critical in self.cut(value["cut"], f"{where}.cut")
         )
         return with_cut(summary, cut)

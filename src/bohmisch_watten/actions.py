@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
-from .cards import CARDS, DECK, Card, bits
+from .cards import CARDS, Card, bits
 from .errors import check_bool
 from .rules import Rules
 
@@ -186,8 +186,8 @@ first, so that ``apply()`` extends it in constant time (``GameState.history_node
 TAKE: Final = TakeCritical()
 LEAVE: Final = LeaveCritical()
 FOLD: Final = Fold()
-PLAY_ACTIONS: Final[tuple[PlayCard, ...]] = tuple(PlayCard(card) for card in DECK)
-"""``PLAY_ACTIONS[i]`` plays ``DECK[i]``; shared so that legal_actions() allocates nothing."""
+PLAY_ACTIONS: Final[tuple[PlayCard, ...]] = tuple(PlayCard(card) for card in CARDS)
+"""``PLAY_ACTIONS[i]`` plays ``CARDS[i]``; shared so that legal_actions() allocates nothing."""
 
 
 _new: Final = object.__new__
@@ -273,6 +273,8 @@ _BITS: Final = tuple(
     for suit in range(4)
 )
 """``_BITS[suit][byte]``: the card indices of one suit's eight bits of a hand mask."""
+_SIX_BITS: Final = tuple(tuple(32 + i for i in range(4) if nibble >> i & 1) for nibble in range(16))
+"""``_SIX_BITS[hand >> 32]``: the card indices of the Sixes in a hand (R6, ``pack = 36``)."""
 _UP_TO: Final = (1, 6, 16, 26, 31)
 """``_UP_TO[k]``: how many subsets of a five-card hand have at most ``k`` cards."""
 
@@ -284,18 +286,18 @@ def _table(take_trump_card: bool) -> _Table:
     """
     table = EXCHANGES_WITH_TRUMP if take_trump_card else EXCHANGES
     blank = EXCHANGES[0]
-    singles = tuple(table[1 << a] for a in range(32))
+    singles = tuple(table[1 << a] for a in range(36))
     pairs = tuple(
-        tuple(table[1 << a | 1 << b] if a < b else blank for b in range(32)) for a in range(32)
+        tuple(table[1 << a | 1 << b] if a < b else blank for b in range(36)) for a in range(36)
     )
     triples = tuple(
         tuple(
-            tuple(table[1 << a | 1 << b | 1 << c] if a < b < c else blank for c in range(32))
+            tuple(table[1 << a | 1 << b | 1 << c] if a < b < c else blank for c in range(36))
             if a < b
             else ()
-            for b in range(32)
+            for b in range(36)
         )
-        for a in range(32)
+        for a in range(36)
     )
     return singles, pairs, triples
 
@@ -326,7 +328,8 @@ def exchange_options(hand: int, limit: int, dealer: bool) -> tuple[Exchange, ...
         _BITS[0][hand & 255]
         + _BITS[1][hand >> 8 & 255]
         + _BITS[2][hand >> 16 & 255]
-        + _BITS[3][hand >> 24]
+        + _BITS[3][hand >> 24 & 255]
+        + _SIX_BITS[hand >> 32]
     )
     blank, plain_table, trump_table = _tables()
     singles, pairs, triples = plain_table

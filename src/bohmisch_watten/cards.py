@@ -28,6 +28,7 @@ __all__ = [
     "PACK_SIZES",
     "SIXES",
     "SPITZ",
+    "SUIT_OF",
     "Card",
     "Rank",
     "Suit",
@@ -265,6 +266,9 @@ SIXES: Final[tuple[Card, ...]] = tuple(_INSTANCES[32:])
 CARDS: Final[tuple[Card, ...]] = DECK + SIXES
 """Every card by its id (``CARDS[i].index == i``), the Sixes last: for turning an id back
 into its card whatever the pack; which cards are in play is :func:`pack_cards`."""
+
+SUIT_OF: Final[tuple[int, ...]] = tuple(int(card.suit) for card in CARDS)
+"""``SUIT_OF[i]``: the printed suit of the card with id ``i`` (``i >> 3`` but for a Six)."""
 
 PACK_SIZES: Final[tuple[int, ...]] = (32, 36)
 """The sizes a pack may have (R6): the 32-card pack, and the 36-card pack with the Sixes."""

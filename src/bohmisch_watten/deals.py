@@ -22,7 +22,7 @@ from typing import Any, Final, NamedTuple
 
 import attrs
 
-from .cards import DECK, Card, Suit
+from .cards import CARDS, SUIT_OF, Card, Suit
 from .position import Position
 from .rules import Rules
 from .tricks import PlayedTrick, Plays
@@ -289,7 +289,7 @@ because a Critical must be declined by a visible :class:`LeaveCritical` (README
 decision) while any other card ends the ritual by itself (R12, R13).
 """
 
-CARD_PAIRS: Final = tuple(tuple((seat, card) for card in DECK) for seat in range(4))
+CARD_PAIRS: Final = tuple(tuple((seat, card) for card in CARDS) for seat in range(8))
 """Shared ``(seat, Card)`` pairs, so listing a trick allocates no pair tuples."""
 SUITS: Final = tuple(Suit)
 
@@ -420,13 +420,13 @@ class DealFacts:
         It stays the trump card for the whole deal, even after the dealer took it (R19).
         """
         trump = self.trump_index
-        return DECK[trump] if trump >= 0 else None
+        return CARDS[trump] if trump >= 0 else None
 
     @property
     def trump_suit(self) -> Suit | None:
         """The trump suit of this deal (R16), None before the trump card is turned."""
         trump = self.trump_index
-        return SUITS[trump >> 3] if trump >= 0 else None
+        return SUITS[SUIT_OF[trump]] if trump >= 0 else None
 
     @property
     def trump_card_taken(self) -> bool:

@@ -106,6 +106,7 @@ class DealInfo(NamedTuple):
         hand: the observer's hand (bitmask).
         discards: the observer's discards (bitmask).
         draws: the observer's draws from the stock, in the order drawn.
+        pack: the size of the pack, 32 or 36 (R6).
     """
 
     num_players: int
@@ -124,6 +125,7 @@ class DealInfo(NamedTuple):
     hand: int
     discards: int
     draws: tuple[int, ...]
+    pack: int = 32
 
 
 class World(NamedTuple):
@@ -147,6 +149,11 @@ class Plan:
     """The counting tables and fixed facts of one :class:`DealInfo`, built once."""
 
     def __init__(self, info: DealInfo) -> None:
+        if info.pack != 32:
+            raise NotImplementedError(
+                f"pack={info.pack}: the exact sampler of hidden cards covers only the 32-card "
+                "pack so far (R6); a view of the 36-card game cannot be sampled yet"
+            )
         """Count, once per view, every way the hidden cards can be placed (see the class)."""
         self.info = info
         n, dealer, obs = info.num_players, info.dealer, info.observer

@@ -159,7 +159,17 @@ def observation_size(num_players: int) -> int:
 def _check_view(view: object) -> PlayerView:
     if not isinstance(view, PlayerView):
         raise TypeError(f"view must be a PlayerView, got {type(view).__name__}")
+    _check_pack(view.rules.pack)
     return view
+
+
+def _check_pack(pack: int) -> None:
+    """Refuse the 36-card pack: this table of ids and this layout are the 32-card pack's."""
+    if pack != 32:
+        raise NotImplementedError(
+            f"pack={pack}: the action ids and the observation layout cover only the "
+            "32-card pack so far (R6)"
+        )
 
 
 def observation(view: PlayerView) -> list[float]:
@@ -331,6 +341,7 @@ def _check_table(state: object) -> GameState | PlayerView:
     """``state`` itself if it is a state or a view, else TypeError naming the argument."""
     if not isinstance(state, (GameState, PlayerView)):
         raise TypeError(f"state must be a GameState or a PlayerView, got {type(state).__name__}")
+    _check_pack(state.rules.pack)
     return state
 
 

@@ -47,7 +47,7 @@ from .actions import (
     Shuffle,
     TakeCritical,
 )
-from .cards import DECK, Card
+from .cards import PACK_SIZES, Card
 from .errors import FormatError
 from .rules import Rules, rules_from_text
 
@@ -223,9 +223,10 @@ def parse_action(text: object) -> Action:
             )
         return Exchange(frozenset(discard), bool(take))
     if verb == "shuffle":
-        if len(args) != len(DECK):
+        if len(args) not in PACK_SIZES:
             raise FormatError(
-                f"a shuffle must name all 32 cards, top first (R11); got {len(args)} cards"
+                "a shuffle must name all 32 cards, or 36 with the Sixes, top first (R6, R11); "
+                f"got {len(args)} cards"
             )
         return Shuffle(_parse_cards(args, "a shuffle"))
     raise FormatError(

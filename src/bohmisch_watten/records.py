@@ -67,7 +67,7 @@ import attrs
 
 from ._strict_json import DealReader
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
-from .cards import DECK
+from .cards import CARDS
 from .deals import DealSummary, PastDeals, summary_to_dict
 from .determinize import DealInfo, Plan, deal_actions, exchange_action
 from .errors import FormatError, IllegalActionError
@@ -128,10 +128,13 @@ def _to_actions(actions: Iterable[Action]) -> tuple[Action, ...]:
 def _check_record_setup(record: GameRecord) -> None:
     """Raise :class:`FormatError` unless ``new_game`` accepts the record's setup."""
     n, rules, dealer = record.num_players, record.rules, record.first_dealer
-    if isinstance(n, bool) or not isinstance(n, int) or n not in (2, 3, 4):
-        raise FormatError(f"record: num_players must be 2, 3 or 4 (R1), got {n!r:.20}")
     if not isinstance(rules, Rules):
         raise FormatError(f"record: rules must be a Rules object, got {type(rules).__name__}")
+    if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= rules.max_players:
+        raise FormatError(
+            f"record: num_players must be 2 to {rules.max_players} with the {rules.pack}-card "
+            f"pack (R1), got {n!r:.20}"
+        )
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
         raise FormatError(
             f"record: first_dealer must be a seat from 0 to {n - 1} (R3), got {dealer!r:.20}"
@@ -502,10 +505,10 @@ def _from_text(text: str | bytes, max_chars: int, first_line: int = 1) -> GameRe
             f" (this library reads version {RECORD_VERSION})"
         )
     players = _header_int(*header["players"], "players")
-    if players not in (2, 3, 4):
+    if not 2 <= players <= 7:
         _, number, written = header["players"]
         raise FormatError(
-            f"line {number}: num_players must be 2, 3 or 4 (R1), got {players}"
+            f"line {number}: num_players must be 2 to 7 (R1), got {players}"
             f" (header {written!r:.60})"
         )
     dealer = _header_int(*header["first_dealer"], "first_dealer")
@@ -711,7 +714,7 @@ def public_replay(start: Position, deal: DealSummary) -> DealSummary | None:
         (seat, -1 if card is None else card.index, taken, critical)
         for seat, card, taken, critical in deal.cut
     )
-    stock = 31 - 5 * n  # R15: 32 cards, 5 per hand, the trump card
+    stock = start.rules.pack - 1 - 5 * n  # R15: 32 or 36 cards, 5 per hand, the trump card
     draws = sum(
         k - (1 if q == deal.dealer and deal.trump_card_taken else 0)
         for q, k in enumerate(deal.exchanged)
@@ -721,14 +724,14 @@ def public_replay(start: Position, deal: DealSummary) -> DealSummary | None:
     info = DealInfo(
         n, deal.dealer, start.rules.must_head, cut, False, deal.trump_card.index,
         deal.trump_card_taken, deal.folded, tuple(-1 if k is None else k for k in deal.exchanged),
-        tricks, (), stock - draws, -1, 0, 0, (),
+        tricks, (), stock - draws, -1, 0, 0, (), start.rules.pack,
     )  # fmt: skip
     world = Plan(info).draw(random.Random(0))
     dealer, took = info.dealer, info.took_trump
     state = build_state(position=start)
     for _, action in deal_actions(
         info,
-        Shuffle(tuple([DECK[i] for i in world.pack])),
+        Shuffle(tuple([CARDS[i] for i in world.pack])),
         lambda q: exchange_action(q, dealer, took, world.discards[q]),
     ):
         assert action is not None  # every card is known in a sampled world

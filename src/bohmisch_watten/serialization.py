@@ -84,7 +84,7 @@ from .actions import (
     Shuffle,
     TakeCritical,
 )
-from .cards import DECK, Card, bits
+from .cards import CARDS, PACK_SIZES, Card, bits
 from .deals import CutEntry, summary_to_dict
 from .errors import FormatError, warn_deprecated
 from .notation import DEAL_LIMIT, MAX_DOCUMENT_CHARS, SCORE_LIMIT, parse_action, parse_json
@@ -221,7 +221,10 @@ def _action_from_dict(value: JSON, where: str) -> Action:
         take = read_bool(data["take_trump_card"], f"{where}.take_trump_card")
         return Exchange(frozenset(discard), take)
     if kind == "shuffle":
-        return Shuffle(read_distinct_cards(data["pack"], f"{where}.pack", len(DECK), len(DECK)))
+        pack = read_distinct_cards(data["pack"], f"{where}.pack", None, max(PACK_SIZES))
+        if len(pack) not in PACK_SIZES:
+            raise FormatError(f"{where}.pack: expected 32 or 36 cards (R6), got {len(pack)}")
+        return Shuffle(pack)
     return _SIMPLE[kind]
 
 
@@ -256,7 +259,7 @@ def _tags_from_dict(value: JSON, where: str) -> tuple[tuple[str, str], ...]:
 
 
 def _record_from_dict(data: dict[str, JSON], where: str) -> GameRecord:
-    n = read_int(data["num_players"], f"{where}.num_players", 2, 4)
+    n = read_int(data["num_players"], f"{where}.num_players", 2, 7)
     dealer = read_int(data["first_dealer"], f"{where}.first_dealer", 0, n - 1)
     rules = _rules_from_dict(data["rules"], f"{where}.rules")
     actions = []
@@ -377,18 +380,18 @@ def _state_from_doc(doc: dict[str, JSON]) -> GameState:
 
 
 def _codes(mask: int) -> list[JSON]:
-    return [str(DECK[i]) for i in bits(mask)]
+    return [str(CARDS[i]) for i in bits(mask)]
 
 
 def _index_plays(plays: Plays) -> list[JSON]:
-    return [{"seat": seat, "card": str(DECK[card])} for seat, card in plays]
+    return [{"seat": seat, "card": str(CARDS[card])} for seat, card in plays]
 
 
 def _cut_dict(cut: tuple[CutEntry, ...]) -> list[dict[str, JSON]]:
     return [
         {
             "seat": seat,
-            "card": str(DECK[card]) if card >= 0 else None,
+            "card": str(CARDS[card]) if card >= 0 else None,
             "taken": taken,
             "critical": critical,
         }
@@ -415,9 +418,9 @@ def view_to_dict(view: PlayerView) -> dict[str, JSON]:
         "current_player": view.current_player,
         "hand": _codes(view.hand_mask),
         "discards": _codes(view.discard_mask),
-        "draws": [str(DECK[i]) for i in view.draw_indices],
+        "draws": [str(CARDS[i]) for i in view.draw_indices],
         "cut": _cut_dict(view.cut_entries),
-        "trump_card": str(DECK[trump]) if trump >= 0 else None,
+        "trump_card": str(CARDS[trump]) if trump >= 0 else None,
         "trump_card_taken": view.trump_card_taken,
         "folded": list(view.folded),
         "exchanged": list(view.exchanged),
@@ -484,7 +487,8 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
     else:
         data = read_object(value, where, _VIEW_KEYS)
         position_text = read_str(data["position"], f"{where}.position")
-    n = read_int(data["num_players"], f"{where}.num_players", 2, 4)
+    rules = _rules_from_dict(data["rules"], f"{where}.rules")
+    n = read_int(data["num_players"], f"{where}.num_players", 2, rules.max_players)
     read = DealReader(n)
     trump = data["trump_card"]
     exchanged = read.per_seat(data["exchanged"], f"{where}.exchanged", read.count_or_none)
@@ -493,7 +497,6 @@ def _view_from_dict(value: JSON, where: str) -> PlayerView:
         raise FormatError(f"{where}.phase: expected one of {', '.join(_PHASES)}, got {phase!r:.20}")
     for key in ("hand_sizes", "legal_actions"):  # derived: checked against to_dict below
         read_array(data[key], f"{where}.{key}")
-    rules = _rules_from_dict(data["rules"], f"{where}.rules")
     deal_number = read_int(data["deal_number"], f"{where}.deal_number", 1, DEAL_LIMIT)
     last = (
         None if data["last_deal"] is None else read.summary(data["last_deal"], f"{where}.last_deal")

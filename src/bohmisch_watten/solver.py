@@ -48,7 +48,7 @@ from .rules import Rules
 from .scoring import deal_points, post_scores
 from .seats import left_of
 from .state import GameState
-from .tricks import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, Plays
+from .tricks import BEATS, EFFECTIVE, FULL_DECK, STRENGTH, TRUMP, TRUMP_MASK, Plays
 from .tricks import best_play as _best_play
 from .tricks import legal_play_mask as _legal_play_mask
 
@@ -120,7 +120,7 @@ def _classes(legal: int, inplay: int, trump: int) -> list[list[int]]:
 
 
 _TRUMPS_DOWN = tuple(
-    tuple(sorted(bits(TRUMP_MASK[t]), key=STRENGTH[t][TRUMP].__getitem__, reverse=True))
+    tuple(sorted(bits(TRUMP_MASK[t] & FULL_DECK), key=STRENGTH[t][TRUMP].__getitem__, reverse=True))
     for t in range(4)
 )
 """``_TRUMPS_DOWN[t]``: the trumps, strongest first (R27)."""
@@ -522,6 +522,8 @@ def _read(state: object, call: str) -> tuple[_Deal, list[int], Plays, tuple[int,
     """The solver's view of a state, from its public properties only."""
     check_instance(state, GameState, "state", call)
     assert isinstance(state, GameState)
+    if state.rules.pack != 32:
+        raise NotImplementedError(f"{call}: the solver covers only the 32-card pack so far (R6)")
     if state.phase is not Phase.PLAY or state.current_player is None:
         raise ValueError(
             f"{call}: the state must be in the PLAY phase with a player to act,"

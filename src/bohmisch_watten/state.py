@@ -55,7 +55,7 @@ from .actions import (
     TakeCritical,
     exchange_options,
 )
-from .cards import CARDS, DECK, Card, Suit, bits
+from .cards import CARDS, PACK_SIZES, SUIT_OF, Card, Suit, bits, pack_cards
 from .dealing import cut_looker
 from .deals import (
     CARD_PAIRS,
@@ -88,7 +88,6 @@ from .tricks import (
     CRITICAL_MASK,
     EFFECTIVE,
     FOLLOW_MASK,
-    FULL_DECK,
     STRENGTH,
     TRUMP,
     TRUMP_MASK,
@@ -159,6 +158,10 @@ _PLAYS: Final = tuple(
     for suit in range(4)
 )
 """``_PLAYS[suit][byte]``: the PlayCard actions of one suit's eight bits of a hand mask."""
+_PLAYS_SIXES: Final = tuple(
+    tuple(PLAY_ACTIONS[32 + i] for i in range(4) if nibble >> i & 1) for nibble in range(16)
+)
+"""``_PLAYS_SIXES[mask >> 32]``: the PlayCard actions of the Sixes in a mask (R6)."""
 
 
 def _half_table(offset: int) -> dict[int, tuple[PlayCard, ...]]:
@@ -184,22 +187,26 @@ _PLAYS_LOW: Final = _half_table(0)
 _PLAYS_HIGH: Final = _half_table(16)
 """``_PLAYS_HIGH[mask >> 16]``: the plays of Hearts and Bells in a playable mask."""
 
-INDEX_OF_ID: Final[dict[int, int]] = {id(card): card.index for card in DECK}
-"""A card's index by the identity of the card: the 32 cards are singletons that live as
+INDEX_OF_ID: Final[dict[int, int]] = {id(card): card.index for card in CARDS}
+"""A card's index by the identity of the card: the 36 cards are singletons that live as
 long as the module, so no other object has their ids (cheaper than hashing a card)."""
 
 
-_ALL_INDICES: Final = frozenset(range(32))
-_CARD_AT: Final = DECK.__getitem__
-_SWAPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(31, 0, -1))
-"""The steps of ``random.Random.shuffle`` on 32 items: ``(i, i + 1, bits of i + 1)``."""
+_ALL_INDICES: Final = {size: frozenset(range(size)) for size in PACK_SIZES}
+_CARD_AT: Final = CARDS.__getitem__
+_SWAPS: Final = {
+    size: tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    for size in PACK_SIZES
+}
+"""``_SWAPS[size]``: the steps of ``random.Random.shuffle`` on ``size`` items:
+``(i, i + 1, bits of i + 1)``."""
 
 
-_PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(32)) for seat in range(4))
+_PLAY_PAIRS: Final = tuple(tuple((seat, card) for card in range(36)) for seat in range(8))
 """Shared ``(seat, card)`` pairs for tricks, so playing a card allocates one tuple less."""
 _PLAY_SINGLES: Final = tuple(tuple((pair,) for pair in pairs) for pairs in _PLAY_PAIRS)
 """``((seat, card),)``, shared: a lead is this tuple itself, a later card one concatenation."""
-_LEFT: Final = tuple(tuple(left_of(seat, n) for seat in range(n)) for n in range(5))
+_LEFT: Final = tuple(tuple(left_of(seat, n) for seat in range(n)) for n in range(8))
 """``_LEFT[n][seat]`` is ``left_of(seat, n)``: a table, for the hot paths."""
 
 
@@ -394,7 +401,7 @@ class GameState(DealFacts):
             if trump < 0:
                 raise ValueError("deal_score: the trump card is not turned yet (R15)") from None
             rules = self.game_fields.rules
-            points = deal_points(self.tricks_won, self.deal_fields.folded, trump >> 3, rules)
+            points = deal_points(self.tricks_won, self.deal_fields.folded, SUIT_OF[trump], rules)
             scores = post_scores(self.game_fields.scores, points, rules)
             value = _new_tuple(DealScore, (points, scores, game_result(scores, rules)[0]))
             object.__setattr__(self, "_deal_score", value)
@@ -590,7 +597,8 @@ class GameState(DealFacts):
                 _PLAYS[0][mask & 255]
                 + _PLAYS[1][mask >> 8 & 255]
                 + _PLAYS[2][mask >> 16 & 255]
-                + _PLAYS[3][mask >> 24]
+                + _PLAYS[3][mask >> 24 & 255]
+                + _PLAYS_SIXES[mask >> 32]
             )
         if phase is _EXCHANGE:
             return self._exchange_actions()
@@ -650,7 +658,7 @@ class GameState(DealFacts):
         if game.deal_number == 1:
             return "R21.1"
         deal = self.deal_fields
-        if deal.trump >> 3 == _HEARTS:
+        if SUIT_OF[deal.trump] == _HEARTS:
             return "R21.2"
         if game.scores[seat] <= game.rules.min_fold_score:
             return "R21.3"
@@ -680,7 +688,8 @@ class GameState(DealFacts):
         if seat is not None and not seat_may_act(seat, self.current_player, self.num_players):
             return False
         if self.phase is _DEAL:
-            return isinstance(action, Shuffle) and pack_problem(action.pack) is None
+            size = self.game_fields.rules.pack
+            return isinstance(action, Shuffle) and pack_problem(action.pack, size) is None
         if isinstance(action, PlayCard) and self.phase is _PLAY:
             return bool(self.play_mask >> action.card.index & 1)
         return action in self.legal_actions()
@@ -697,7 +706,7 @@ class GameState(DealFacts):
         check_rng(rng, "sample_chance(rng)")
         if self.phase is not _DEAL:
             raise IllegalActionError(f"R11: not a chance node (phase {self.phase.name})")
-        return draw_shuffle(rng)  # rng.shuffle of the deck, done faster
+        return draw_shuffle(rng, self.game_fields.rules.pack)  # rng.shuffle, done faster
 
     # -------------------------------------------------------- apply, per phase
 
@@ -801,9 +810,10 @@ class GameState(DealFacts):
 
     def _apply_shuffle(self, action: Shuffle, decide: Decider) -> GameState:
         """R11: the pack as shuffled; the ritual's first look (R12)."""
-        pack = pack_indices(action.pack)
-        if pack is None:  # each of the 32 cards once (R11)
-            raise IllegalActionError(pack_problem(action.pack) or "R11: not a permutation")
+        size = self.game_fields.rules.pack
+        pack = pack_indices(action.pack, size)
+        if pack is None:  # each card of the pack once (R6, R11)
+            raise IllegalActionError(pack_problem(action.pack, size) or "R11: not a permutation")
         dest = decide(self, action)
         assert dest is not None
         cut, seat = self._first_look(pack, ())
@@ -979,7 +989,7 @@ class GameState(DealFacts):
             raise IllegalActionError(
                 explain_illegal_play(
                     seat, self.hand_masks[seat], card, self.trick_plays,
-                    self.deal_fields.trump >> 3, self.game_fields.rules.must_head,
+                    SUIT_OF[self.deal_fields.trump], self.game_fields.rules.must_head,
                 )
             )  # fmt: skip
         copy = list(self.hand_masks)  # copied and changed in place: this is the hottest path
@@ -1003,7 +1013,7 @@ class GameState(DealFacts):
             assert dest is not None
             complete = dest is _SCORE
         if complete:
-            trump = deal.trump >> 3
+            trump = SUIT_OF[deal.trump]
             winner = best_play(trick, trump)[0]
             tricks = (*tricks, (trick, winner))
             counts = list(self.tricks_won)
@@ -1024,7 +1034,7 @@ class GameState(DealFacts):
             # R25, R26: legal_play_mask() inlined, worked out once, for legal_actions() and
             # for the check of the next play (tests/test_fast_paths.py compares the two).
             mask = hands[nxt]
-            trump = deal.trump >> 3
+            trump = SUIT_OF[deal.trump]
             led = EFFECTIVE[trump][trick[0][1]]
             follow = mask & FOLLOW_MASK[trump][led]
             if not follow and led != TRUMP:
@@ -1321,7 +1331,6 @@ def check_playable(rules: Rules) -> None:
 
 def at_position(position: Position) -> GameState:
     """The chance node of ``position``'s deal, with an empty history starting there."""
-    check_playable(position.rules)
     n = position.num_players
     return GameState(
         Phase.DEAL, None, (0,) * n, (), (), (0,) * n, fresh_deal(n),
@@ -1360,7 +1369,6 @@ def build_state(
     state's own fields.  With ``phase`` GAME_OVER, ``position`` is the position the final
     scores give (see :attr:`GameState.position`) and the result is the finished game.
     """
-    check_playable(position.rules)
     n = position.num_players
     dealer, deal_number = position.dealer, position.deal_number
     if phase is Phase.GAME_OVER:
@@ -1368,7 +1376,9 @@ def build_state(
     hands = (0,) * n if hands is None else hands
     mask = 0
     if phase is Phase.PLAY and current_player is not None:
-        mask = legal_play_mask(hands[current_player], trick, trump >> 3, position.rules.must_head)
+        mask = legal_play_mask(
+            hands[current_player], trick, SUIT_OF[trump], position.rules.must_head
+        )
     return GameState(
         phase, current_player, hands, trick, tricks,
         (0,) * n if tricks_won is None else tricks_won,
@@ -1394,7 +1404,7 @@ def restore_state(
 
 
 _FRESH: Final = tuple(
-    DealFields((), -1, False, (False,) * n, (-1,) * n, (0,) * n, ()) for n in range(5)
+    DealFields((), -1, False, (False,) * n, (-1,) * n, (0,) * n, ()) for n in range(8)
 )
 """``_FRESH[n]``: the deal fields between deals, shared (a tuple of tuples never changes)."""
 
@@ -1558,8 +1568,8 @@ class _DrawnPack(tuple[Card, ...]):
         return (tuple, (tuple(self),))
 
 
-def draw_shuffle(rng: random.Random) -> Shuffle:
-    """A uniformly random :class:`Shuffle` from ``rng``: ``rng.shuffle`` of the deck (R11).
+def draw_shuffle(rng: random.Random, size: int = 32) -> Shuffle:
+    """A uniformly random :class:`Shuffle` of the ``size``-card pack: ``rng.shuffle`` (R11).
 
     For a plain ``random.Random`` the shuffle is done here, step for step the same
     Fisher–Yates as ``random.Random.shuffle`` (the same ``getrandbits`` calls, so the
@@ -1568,12 +1578,12 @@ def draw_shuffle(rng: random.Random) -> Shuffle:
     subclass may draw differently) shuffles by its own method.
     """
     if type(rng) is not random.Random:
-        pack = list(DECK)
+        pack = list(pack_cards(size))
         rng.shuffle(pack)
         return Shuffle(pack)
     getrandbits = rng.getrandbits
-    order = list(range(32))
-    for i, n, k in _SWAPS:
+    order = list(range(size))
+    for i, n, k in _SWAPS[size]:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -1586,32 +1596,34 @@ def draw_shuffle(rng: random.Random) -> Shuffle:
     return action
 
 
-def pack_indices(pack: tuple[object, ...]) -> tuple[int, ...] | None:
-    """The card indices of a shuffle's ``pack``, or None if it is not the 32 cards (R11)."""
+def pack_indices(pack: tuple[object, ...], size: int = 32) -> tuple[int, ...] | None:
+    """The card indices of a shuffle's ``pack``, or None if it is not the ``size`` cards
+    of the pack (R6, R11)."""
     if type(pack) is _DrawnPack:  # drawn by draw_shuffle: its indices came with it
-        return pack.indices
+        return pack.indices if len(pack.indices) == size else None
     found = tuple(map(INDEX_OF_ID.get, map(id, pack)))
-    if len(found) != 32 or set(found) != _ALL_INDICES:
+    if len(found) != size or set(found) != _ALL_INDICES[size]:
         return None
-    return found  # type: ignore[return-value]  # no None in it: all 32 indices were found
+    return found  # type: ignore[return-value]  # no None in it: all indices were found
 
 
-def pack_problem(pack: tuple[object, ...]) -> str | None:
-    """Why ``pack`` is not a shuffle of the 32 cards (R11), or None."""
+def pack_problem(pack: tuple[object, ...], size: int = 32) -> str | None:
+    """Why ``pack`` is not a shuffle of the ``size``-card pack (R6, R11), or None."""
     for card in pack:
         if type(card) is not Card:
             return f"R11: a shuffle holds Card objects only, got {card!r:.20}"
-    if len(pack) != 32:
-        return f"R11: a shuffle must hold all 32 cards once, got {len(pack)} cards"
+    if len(pack) != size:
+        return f"R11: a shuffle must hold all {size} cards once, got {len(pack)} cards"
     mask = 0
     for card in pack:
         mask |= 1 << card.index  # type: ignore[attr-defined]  # a Card: checked above
-    if mask > FULL_DECK:
+    full = (1 << size) - 1
+    if mask > full:
         sixes = " ".join(str(card) for card in pack if card.index >= 32)  # type: ignore[attr-defined]
         return f"R6: the 32-card pack has no Sixes, got {sixes}"
-    if mask != FULL_DECK:
-        missing = ", ".join(str(CARDS[i]) for i in bits(FULL_DECK & ~mask))
-        return f"R11: a shuffle must hold all 32 cards once; missing {missing}"
+    if mask != full:
+        missing = ", ".join(str(CARDS[i]) for i in bits(full & ~mask))
+        return f"R11: a shuffle must hold all {size} cards once; missing {missing}"
     return None
 
 
@@ -1633,9 +1645,9 @@ def summarize(facts: ScoredDeal) -> DealSummary:
         [Trick(tuple([pairs[s][i] for s, i in plays]), winner) for plays, winner in played]
     )
     return DealSummary(  # positional, in the order of its fields: cheaper than by name
-        deal_number, dealer, CARDS[trump], SUITS[trump >> 3], took_trump, folded,
+        deal_number, dealer, CARDS[trump], SUITS[SUIT_OF[trump]], took_trump, folded,
         exchanged, tricks, won, tuple(map(_minus, scores, before)),
-        scores, trump >> 3 == _HEARTS and rules.hearts_double, cut,
+        scores, SUIT_OF[trump] == _HEARTS and rules.hearts_double, cut,
     )  # fmt: skip
 
 

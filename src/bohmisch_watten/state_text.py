@@ -48,7 +48,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
-from .cards import DECK, Card, Suit, bits
+from .cards import CARDS, Card, Suit, bits
 from .deals import CutLook
 from .errors import FormatError, IllegalActionError
 from .notation import MAX_DOCUMENT_CHARS, check_text, parse_card
@@ -352,7 +352,7 @@ def _play(state: GameState, phase: Phase, fields: dict[str, str]) -> GameState:
 
 TABLE_HIDDEN: Final = "??"
 """How a card the reader may not know is shown."""
-_CODES = tuple(str(card) for card in DECK)
+_CODES = tuple(str(card) for card in CARDS)
 """``str(DECK[i])`` by card index: a view is drawn from its compact fields (R23), and
 the web table draws one for every frame."""
 _HIDDEN_HANDS = tuple(" ".join([TABLE_HIDDEN] * size) or "-" for size in range(6))

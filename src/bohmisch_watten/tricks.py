@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from .cards import BELLI, CARDS, CRITICALS, DECK, MAXI, SPITZ, Card, Suit, bits
+from .cards import BELLI, CARDS, CRITICALS, MAXI, SPITZ, SUIT_OF, Card, Suit, bits
 from .errors import check_bool
 
 __all__ = [
@@ -59,7 +59,8 @@ TRUMP: Final = 4
 
 FULL_DECK: Final = (1 << 32) - 1
 CRITICAL_MASK: Final = sum(1 << c.index for c in CRITICALS)
-SUIT_MASK: Final = tuple(sum(1 << c.index for c in DECK if c.suit == s) for s in range(4))
+SUIT_MASK: Final = tuple(sum(1 << c.index for c in CARDS if c.suit == s) for s in range(4))
+"""``SUIT_MASK[s]``: the cards of suit ``s`` in either pack (its Six included, R6)."""
 
 _CRITICAL_STRENGTH: Final = {MAXI.index: 40, BELLI.index: 39, SPITZ.index: 38}
 
@@ -68,7 +69,7 @@ def _strength(trump: int, led: int, card: int) -> int:
     """How strongly ``card`` competes for a trick led with effective suit ``led`` (R27)."""
     if card in _CRITICAL_STRENGTH:
         return _CRITICAL_STRENGTH[card]
-    suit, rank = divmod(card, 8)
+    suit, rank = SUIT_OF[card], int(CARDS[card].rank)  # a Six: rank -1, below the Seven
     if suit == trump:
         return 20 + rank
     if suit == led:
@@ -77,10 +78,11 @@ def _strength(trump: int, led: int, card: int) -> int:
 
 
 TRUMP_MASK: Final = tuple(SUIT_MASK[t] | CRITICAL_MASK for t in range(4))
-"""``TRUMP_MASK[t]``: every trump when suit ``t`` is trumps (R9)."""
+"""``TRUMP_MASK[t]``: every trump when suit ``t`` is trumps (R9), its Six included (it is
+in no hand of the 32-card game)."""
 
 EFFECTIVE: Final = tuple(
-    tuple(TRUMP if (TRUMP_MASK[t] >> i) & 1 else i // 8 for i in range(32)) for t in range(4)
+    tuple(TRUMP if (TRUMP_MASK[t] >> i) & 1 else SUIT_OF[i] for i in range(36)) for t in range(4)
 )
 """``EFFECTIVE[t][card]``: the effective suit of a card (R10)."""
 
@@ -90,15 +92,15 @@ FOLLOW_MASK: Final = tuple(
 """``FOLLOW_MASK[t][L]``: the cards of effective suit ``L`` (R8: Criticals are only trumps)."""
 
 STRENGTH: Final = tuple(
-    tuple(tuple(_strength(t, led, i) for i in range(32)) for led in range(5)) for t in range(4)
+    tuple(tuple(_strength(t, led, i) for i in range(36)) for led in range(5)) for t in range(4)
 )
 """``STRENGTH[t][L][card]``: higher wins; 0 cannot win (R27)."""
 
 BEATS: Final = tuple(
     tuple(
         tuple(
-            sum(1 << c for c in range(32) if STRENGTH[t][led][c] > STRENGTH[t][led][w])
-            for w in range(32)
+            sum(1 << c for c in range(36) if STRENGTH[t][led][c] > STRENGTH[t][led][w])
+            for w in range(36)
         )
         for led in range(5)
     )
@@ -265,7 +267,7 @@ def card_strength(card: Card, trump_suit: Suit) -> int:
     effective suit.  Higher is stronger; only the order is meant, not the values.
     """
     index = _card_index(card, "card")
-    return STRENGTH[_suit_index(trump_suit)][index >> 3][index]
+    return STRENGTH[_suit_index(trump_suit)][SUIT_OF[index]][index]
 
 
 def outranks(card: Card, best: Card, led: int, trump_suit: Suit) -> bool:

@@ -30,7 +30,7 @@ from typing import Any, Final
 import attrs
 
 from .actions import Action, Shuffle
-from .cards import DECK, Card, bits
+from .cards import CARDS, Card, bits
 from .deals import CutEntry, CutLook, DealFacts, DealSummary, PastDeals, PublicDeal
 from .determinize import DealInfo, Plan, deal_actions, deal_nodes, exchange_action
 from .errors import check_int, check_rng, warn_deprecated
@@ -47,7 +47,7 @@ __all__ = ["PlayerView", "PublicDeal"]
 
 
 def _codes(mask: int) -> list[str]:
-    return [str(DECK[i]) for i in bits(mask)]
+    return [str(CARDS[i]) for i in bits(mask)]
 
 
 def _cut_public(cut: tuple[tuple[int, int, bool], ...], player: int) -> tuple[CutEntry, ...]:
@@ -119,17 +119,17 @@ class PlayerView(DealFacts):
     @property
     def hand(self) -> tuple[Card, ...]:
         """This seat's cards, sorted (during the ritual: the Criticals it took)."""
-        return tuple(DECK[i] for i in bits(self._hand))
+        return tuple(CARDS[i] for i in bits(self._hand))
 
     @property
     def discards(self) -> tuple[Card, ...]:
         """The cards this seat discarded in this deal's exchange, sorted (R23)."""
-        return tuple(DECK[i] for i in bits(self._discards))
+        return tuple(CARDS[i] for i in bits(self._discards))
 
     @property
     def draws(self) -> tuple[Card, ...]:
         """The cards this seat drew from the stock in this deal, in the order drawn (R23)."""
-        return tuple(DECK[i] for i in self._draws)
+        return tuple(CARDS[i] for i in self._draws)
 
     @property
     def cut_looks(self) -> tuple[CutLook, ...]:
@@ -139,7 +139,7 @@ class PlayerView(DealFacts):
         The card is None where only another seat knows it.
         """
         return tuple(
-            CutLook(seat, DECK[c] if c >= 0 else None, taken, critical)
+            CutLook(seat, CARDS[c] if c >= 0 else None, taken, critical)
             for seat, c, taken, critical in self._cut
         )
 
@@ -418,7 +418,7 @@ class PlayerView(DealFacts):
             self.num_players, self.dealer, self.rules.must_head, self._cut,
             self.phase is Phase.CUT, self._trump, self._took_trump, self._folded,
             self._exchanged, self._tricks, self._trick, self._stock_size, self.player,
-            self._hand, self._discards, self._draws,
+            self._hand, self._discards, self._draws, self.rules.pack,
         )  # fmt: skip
 
     def sample_state(self, rng: random.Random) -> GameState:
@@ -485,7 +485,7 @@ PlayerView.__init__.__signature__ = inspect.Signature(  # type: ignore[attr-defi
 
 
 def _shuffle_of(pack: list[int]) -> Shuffle:
-    return Shuffle(tuple([DECK[i] for i in pack]))
+    return Shuffle(tuple([CARDS[i] for i in pack]))
 
 
 def make_view(state: GameState, player: int) -> PlayerView:
@@ -552,10 +552,11 @@ def drawn_cards(state: GameState, player: int) -> tuple[int, ...]:
     }
     takes = sum(1 for _, _, taken in deal.cut if taken)
     # The stock cards drawn so far lie just above what is left of the stock, in seat order.
-    first = max(0, 32 - takes - len(deal.pack) - sum(counts.values()))
+    size = state.game_fields.rules.pack  # R6: 32 or 36 cards
+    first = max(0, size - takes - len(deal.pack) - sum(counts.values()))
     for q in order:
         if q == player:
             break
         first += counts.get(q, 0)
-    drawn = last_shuffle(state.history_node).pack[first : min(first + counts[player], 32 - takes)]
+    drawn = last_shuffle(state.history_node).pack[first : min(first + counts[player], size - takes)]
     return tuple([card.index for card in drawn])

@@ -24,7 +24,19 @@ def rules_argument(value: object, name: str = "rules") -> Rules:
     Raises:
         TypeError: naming ``name`` for another type or a field value of the wrong type.
         ValueError: naming ``name`` for a text or a field :class:`Rules` refuses.
+        NotImplementedError: for the 36-card pack: the action ids and observations of
+            the adapters are those of the 32-card pack so far.
     """
+    rules = _rules_argument(value, name)
+    if rules.pack != 32:
+        raise NotImplementedError(
+            f"{name}: pack={rules.pack}: the adapters' action ids and observations cover "
+            "only the 32-card pack so far (R6)"
+        )
+    return rules
+
+
+def _rules_argument(value: object, name: str) -> Rules:
     if isinstance(value, Rules):
         return value
     if isinstance(value, str):

@@ -23,6 +23,7 @@ _TRUMP_VALUE: Final = {
     Rank.NINE: 0.32,
     Rank.EIGHT: 0.27,
     Rank.SEVEN: 0.22,
+    Rank.SIX: 0.18,  # the lowest trump of the 36-card pack (R6, R9)
 }
 _PLAIN_VALUE: Final = {Rank.ACE: 0.35, Rank.KING: 0.15, Rank.OBER: 0.08, Rank.UNTER: 0.05}
 _CRITICAL_VALUE: Final = {MAXI: 1.0, BELLI: 0.95, SPITZ: 0.9}

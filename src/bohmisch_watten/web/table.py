@@ -154,6 +154,8 @@ class Table:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}, got {dealer}")
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        if rules is not None and rules.pack != 32:
+            raise ValueError("rules: pack=36: the web table seats the 32-card game only so far")
         if judge is not None and not isinstance(judge, Judge):
             raise TypeError(f"judge must have hint() and evaluate(), got {type(judge).__name__}")
         kinds = _bot_list(bots, players - humans)
