@@ -272,3 +272,31 @@ def test_the_solver_and_the_web_table_refuse_the_36_card_pack_clearly() -> None:
         solve(state)
     with pytest.raises(ValueError, match="pack=36: the web table seats the 32-card game only"):
         Table(players=3, rules=PACK36)
+
+
+@pytest.mark.parametrize(("spec", "name"), [("search", "SearchBot"), ("expert", "ExpertBot")])
+def test_the_sampling_bots_refuse_the_36_card_pack_clearly(spec: str, name: str) -> None:
+    from bohmisch_watten.bots.registry import make_bot
+
+    state = play_deals(4, 3, deals=1)
+    rng = random.Random(1)
+    while state.current_player is None:
+        state = state.apply(state.sample_chance(rng))
+    with pytest.raises(NotImplementedError, match=f"{name}: pack=36: this bot samples"):
+        make_bot(spec).choose(state.view(state.current_player), rng)
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic"])
+def test_the_random_and_heuristic_bots_play_seven_seats(spec: str) -> None:
+    from bohmisch_watten.bots.registry import make_bot
+
+    bot = make_bot(spec)
+    rng = random.Random(7)
+    state = new_game(7, rules=PACK36)
+    while state.deal_number <= 3:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            state = state.apply(bot.choose(state.view(state.current_player), rng))
+    assert state.last_deal is not None
+    assert sum(state.last_deal.tricks_won) == 5

@@ -55,6 +55,7 @@ from ..seats import left_of
 from ..solver import point_table, solve_masks
 from ..tricks import Plays, best_play, legal_play_mask
 from ._budget import optional_count, positive_count, time_budget
+from ._cards import refuse_36_cards
 from ._race import RaceValue
 from .base import ranked_hint
 from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play
@@ -238,6 +239,7 @@ class ExpertBot:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The candidate action with the best mean value over the sampled worlds."""
+        refuse_36_cards(view.rules.pack, "ExpertBot")
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
