@@ -44,9 +44,9 @@ from bohmisch_watten import (
 import reference as ref
 
 
-def pack(codes: str) -> tuple[Card, ...]:
+def pack(codes: str, size: int = 32) -> tuple[Card, ...]:
     cards = tuple(Card.parse(c) for c in codes.split())
-    assert len(set(cards)) == 32
+    assert len(set(cards)) == size
     return cards
 
 
@@ -68,6 +68,30 @@ PACK_4 = pack(
 PACK_4_PLAY = pack(
     "GA S9 EU E8 H8 HA G9 SO EK E10 GO S10 H7 GU S7 HU G10 EA SK E9 GK G8 "
     "H10 HO HK SU E7 S8 EO H9 G7 SA"
+)
+# The 36-card pack (R6) with five to seven players: seeded shuffles written out.  PACK_7_36
+# ends with HK, so seven players go through the ritual and the card left at the bottom is
+# the dealer's last card (the stock is empty, R15, R20); PACK_7_36_PLAY has no Critical
+# at the bottom.
+PACK_5_36 = pack(
+    "S9 G7 H10 GO S6 SK G8 SU G9 S10 HO GK E9 EU HA EK E7 H6 H9 S8 H8 GU SA GA G10 E10 "
+    "EO E6 HU EA S7 SO E8 G6 HK H7",
+    36,
+)
+PACK_6_36 = pack(
+    "S6 S8 SU G6 EA HK E6 HU E8 GK SK GU S9 SO G8 H10 E10 H8 GO EK S10 G7 H6 G9 G10 HA "
+    "S7 GA H9 HO EU E7 E9 H7 SA EO",
+    36,
+)
+PACK_7_36 = pack(
+    "SA S7 G9 EO SO S10 G7 HA GK GU SU H6 GA E7 H10 SK EA HO S6 GO E9 G6 EK H7 E8 H9 G10 "
+    "E6 H8 S9 EU E10 S8 G8 HU HK",
+    36,
+)
+PACK_7_36_PLAY = pack(
+    "S7 E8 GK SU HA G9 HK G10 HO E9 EK H9 SO GO SA EO S10 S8 G7 E7 S6 H6 SK EU EA H10 H8 "
+    "E6 G8 E10 S9 G6 GA GU HU H7",
+    36,
 )
 PACK_3_DEAL_2 = pack(
     "H9 SK E8 GO EA S10 G9 HU E9 G8 SA EK SO G7 E10 GA H10 S8 HA EO GU S9 "
@@ -320,6 +344,7 @@ FULL = os.environ.get("BW_PERFT_FULL") == "1"
 
 DEFAULT = Rules()
 NO_HEADING = Rules(must_head=False)
+PACK36 = Rules(pack=36)
 
 Case = tuple[int, tuple[Card, ...], Rules, list[int], int]
 
@@ -336,6 +361,14 @@ CASES: dict[str, Case] = {
     # exchange, before any card is played, so must_head cannot matter yet (the
     # first-lead cases below cover it for 3 and 4 players).
     "4p": (4, PACK_4, DEFAULT, [2, 28, 704, 18304, 739544], 5),
+    # The 36-card pack (R1, R6): 10 stock cards with five players, 5 with six; with seven
+    # the stock is empty, so the six non-dealers have one exchange each (R20) and the
+    # dealer only the trump card to take (R19).
+    "5p-36": (5, PACK_5_36, PACK36, [26, 676, 17576, 406976, 11806016], 4),
+    "6p-36": (6, PACK_6_36, PACK36, [26, 576, 4776, 21376, 67876, 688541, 3442705], 5),
+    "7p-36": (
+        7, PACK_7_36, PACK36, [2, 2, 2, 2, 2, 2, 2, 12, 60, 150, 456], 11
+    ),
 }  # fmt: skip
 
 PLAY_CASES: dict[str, Case] = {
@@ -344,7 +377,19 @@ PLAY_CASES: dict[str, Case] = {
     "3p-no-heading": (3, PACK_4_PLAY, NO_HEADING, [5, 5, 6, 24, 40, 98, 294, 602, 1344], 9),
     "4p": (4, PACK_4_PLAY, DEFAULT, [5, 9, 25, 89, 356, 489, 928, 1416], 8),
     "4p-no-heading": (4, PACK_4_PLAY, NO_HEADING, [5, 9, 25, 89, 356, 489, 936, 1436], 8),
-}
+    "5p-36": (
+        5, PACK_5_36, PACK36,
+        [5, 9, 31, 134, 386, 1544, 2333, 4205, 6573, 8028, 24084, 48336, 111426], 10,
+    ),
+    "6p-36": (
+        6, PACK_6_36, PACK36,
+        [5, 13, 26, 30, 56, 256, 1024, 2152, 3656, 7728, 20192, 29728, 89184], 11,
+    ),
+    "7p-36": (
+        7, PACK_7_36_PLAY, PACK36,
+        [5, 6, 8, 12, 51, 100, 260, 1040, 2398, 7930, 24910, 36238, 120766, 128938, 386814], 11,
+    ),
+}  # fmt: skip
 
 COMPLETE_CASES: dict[str, tuple[int, tuple[Card, ...], Rules, int]] = {
     # From the first lead to the end of the deal.
