@@ -37,7 +37,8 @@ def test_golden_files_are_exactly_the_listed_games() -> None:
     listed = {g.path.name for g in regenerate.GAMES}
     present = {p.name for p in regenerate.HERE.glob("*.txt")}
     assert present == listed
-    assert {g.num_players for g in regenerate.GAMES} == {2, 3, 4}
+    assert {g.num_players for g in regenerate.GAMES} == {2, 3, 4, 7}
+    assert {g.rules.pack for g in regenerate.GAMES} == {32, 36}
     variants = {str(g.rules) for g in regenerate.GAMES} - {""}
     assert len(variants) >= 2
 

@@ -76,6 +76,10 @@ GAMES = (
         Rules(schleck="none", min_fold_score=-5, start_score=9), seed=318, dealer=2,
         about="No cutting ritual (R14); folding allowed at any score above -5 (R21.3).",
     ),
+    Game(
+        "7p_pack36", 7, Rules(pack=36), seed=262, dealer=262 % 7, max_deals=3,
+        about="The 36-card pack, seven players (R1, R6): an empty stock, a Six turned up.",
+    ),
 )  # fmt: skip
 """The golden games; the seeds were picked so that rare events occur (see each file)."""
 
