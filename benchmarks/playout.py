@@ -1,8 +1,8 @@
 """Random whole-game playouts by the README's loop: player decisions per second.
 
 A script, not a test: ``python benchmarks/playout.py [--seconds S] [--players 2 3 4]
-[--compare] [--rounds R]``.  Every game is played to its end, uncapped (random play can
-run for hundreds of deals), by exactly the loop of the README::
+[--rules pack=36] [--compare] [--rounds R]``.  Every game is played to its end, uncapped
+(random play can run for hundreds of deals), by exactly the loop of the README::
 
     while not state.is_terminal:
         if state.is_chance_node:
@@ -45,6 +45,7 @@ import statistics
 import time
 
 from bohmisch_watten import Rules, new_game
+from bohmisch_watten.notation import parse_rules
 
 _CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
@@ -137,6 +138,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per player count")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="", help="rules notation, e.g. pack=36")
     parser.add_argument("--rounds", type=int, default=5, help="turns taken with --compare")
     parser.add_argument(
         "--compare", action="store_true", help="also OpenSpiel's Hearts (needs open_spiel)"
@@ -150,7 +152,8 @@ def main() -> None:
         return
     print(f"{'players':>7} {'decisions/s':>12} {'games':>6} {'decisions':>10}")
     for n in args.players:
-        decisions, games, elapsed = playout(n, args.seconds, args.seed, Rules(), args.clock)
+        rules = parse_rules(args.rules)
+        decisions, games, elapsed = playout(n, args.seconds, args.seed, rules, args.clock)
         print(f"{n:>7} {decisions / elapsed:>12,.0f} {games:>6,} {decisions:>10,}")
 
 
