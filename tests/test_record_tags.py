@@ -76,7 +76,10 @@ def test_bad_tags_are_refused(tags: object, message: str) -> None:
         GameRecord(2, new_game(2).rules, 0, (), tags=tags)  # type: ignore[arg-type]
 
 
-_P5 = r"line 3: num_players must be 2, 3 or 4 \(R1\), got 5 \(header 'players: 5'\)"
+_P5 = (
+    r"line 3: num_players must be 2 to 4 with the 32-card pack \(R1\), got 5 "
+    r"\(header 'players: 5'\)"
+)
 _D2 = r"line 4: first_dealer must be a seat from 0 to 1 \(R3\), got 2 \(header 'first_dealer: 2'\)"
 _P4 = r"line 3: players must be a small number, got 'four' \(header 'players: four'\)"
 _S0 = r"line 6: a tag name is a word.*\(header 'seat 0: Anna'\)"

@@ -161,7 +161,7 @@ def test_text_form_is_editable() -> None:
         ),
         (
             "format: bohmisch_watten.record\nversion: 1\nplayers: 5\nfirst_dealer: 0\nrules:\n",
-            "num_players must be 2 to 4 with the 32-card pack",
+            "line 3: num_players must be 2 to 4 with the 32-card pack",
         ),
         (
             "format: bohmisch_watten.record\nversion: 1\nplayers: 2\nfirst_dealer: 2\nrules:\n",

@@ -504,12 +504,17 @@ def _from_text(text: str | bytes, max_chars: int, first_line: int = 1) -> GameRe
             f"line {number}: unsupported record version {version[:20]!r}"
             f" (this library reads version {RECORD_VERSION})"
         )
+    rules_text, rules_line, _ = header["rules"]
+    try:
+        rules = parse_rules(rules_text)
+    except FormatError as error:
+        raise FormatError(f"line {rules_line}: {error}") from None
     players = _header_int(*header["players"], "players")
-    if not 2 <= players <= 7:
+    if not 2 <= players <= rules.max_players:
         _, number, written = header["players"]
         raise FormatError(
-            f"line {number}: num_players must be 2 to 7 (R1), got {players}"
-            f" (header {written!r:.60})"
+            f"line {number}: num_players must be 2 to {rules.max_players} with the "
+            f"{rules.pack}-card pack (R1), got {players} (header {written!r:.60})"
         )
     dealer = _header_int(*header["first_dealer"], "first_dealer")
     if not 0 <= dealer < players:
@@ -518,11 +523,6 @@ def _from_text(text: str | bytes, max_chars: int, first_line: int = 1) -> GameRe
             f"line {number}: first_dealer must be a seat from 0 to {players - 1} (R3),"
             f" got {dealer} (header {written!r:.60})"
         )
-    rules_text, number, _ = header["rules"]
-    try:
-        rules = parse_rules(rules_text)
-    except FormatError as error:
-        raise FormatError(f"line {number}: {error}") from None
     if "start" not in header and not past_lines:
         return GameRecord(players, rules, dealer, tuple(actions), tags=tuple(tags))
     start_text, number, _ = header.get("start", ("", 0, ""))
