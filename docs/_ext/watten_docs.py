@@ -74,14 +74,16 @@ class PhaseTransitions(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         import bohmisch_watten.phases as phases
+        import bohmisch_watten.state as state
 
         self.env.note_dependency(phases.__file__)
+        self.env.note_dependency(state.__file__)
         _, edges, _ = machine_edges()
         header = ["From", "Trigger", "Guard", "To", "Guard means"]
         rows = []
         for edge in edges:
             name = edge["guard"].removeprefix("not ")
-            meaning = _first_line(phases.GUARDS[name]) if name else ""
+            meaning = _first_line(state.GUARDS[name]) if name else ""
             if edge["guard"].startswith("not "):
                 meaning = f"Otherwise (not: {meaning})"
             trigger = edge["trigger"] + (" (auto)" if edge["auto"] else "")
