@@ -24,7 +24,7 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.run-installed
 
 $(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[docs,openspiel,pettingzoo,gymnasium,train]'
+	$(BIN)/python -m pip install --quiet -e '.[docs,pettingzoo,gymnasium]'
 	touch $@ $(VENV)/.run-installed
 
 demo: $(VENV)/.run-installed

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import enum
 import shlex
 import shutil
 from typing import Final
+
+import attrs
 
 from ._loading import convert_parameters, is_file_spec, load_file_object, load_object
 from .base import Bot
@@ -14,7 +17,7 @@ from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 from .search import SearchBot
 
-__all__ = ["BOT_NAMES", "make_bot"]
+__all__ = ["BOT_NAMES", "bot_spec", "make_bot"]
 
 _CLASSES: Final[dict[str, type]] = {
     "random": RandomBot,
@@ -130,3 +133,37 @@ def make_bot(spec: str) -> Bot:
     if not isinstance(bot, Bot):
         raise ValueError(f"bot {name!r} has no choose(view, rng) method")
     return bot
+
+
+def _spec_value(value: object) -> str:
+    """A field's value as the text :func:`make_bot` converts back to it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "1" if value else "0"  # read back by an annotation of bool or of object
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return str(value)
+
+
+def bot_spec(bot: object) -> str:
+    """The spec that names ``bot`` for people: ``"expert"``, ``"search:rollouts=240"``.
+
+    For a bot of :data:`BOT_NAMES` it is the name and every field that differs from its
+    default, which :func:`make_bot` reads back as an equal bot; a review or a report
+    names its bot this way instead of printing its ``repr`` with every field.  Any
+    other bot is named by its class's dotted path.
+
+    >>> from bohmisch_watten.bots import ExpertBot, SearchBot
+    >>> bot_spec(ExpertBot()), bot_spec(SearchBot(rollouts=240, rollout="random"))
+    ('expert', 'search:rollouts=240:rollout=random')
+    """
+    for name, kind in _CLASSES.items():
+        if type(bot) is kind and attrs.has(kind):
+            parts = [name]
+            for field in attrs.fields(kind):
+                value = getattr(bot, field.name)
+                if field.init and field.default is not attrs.NOTHING and value != field.default:
+                    parts.append(f"{field.alias}={_spec_value(value)}")
+            return ":".join(parts)
+    return f"{type(bot).__module__}.{type(bot).__qualname__}"
