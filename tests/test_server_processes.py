@@ -203,7 +203,7 @@ def test_two_processes_on_one_postgres_database_serve_one_table(postgres_url: st
 
 def test_the_server_sends_frames_uncompressed(tmp_path: Path) -> None:
     """No per-message deflate: the client offers it (websockets does by default), the
-    server declines, so frames cost no compression (docs/server.md, Figures)."""
+    server declines, so frames cost no compression (benchmarks/RESULTS-web.md)."""
     with server(str(tmp_path / "plain.sqlite")) as (_, base):
         token = post(base, {"players": 2, "humans": 1, "bots": ["random"], "delay": 0})["seats"][0][
             "token"

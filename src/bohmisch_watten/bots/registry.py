@@ -155,6 +155,7 @@ def bot_spec(bot: object) -> str:
     other bot is named by its class's dotted path.
 
     >>> from bohmisch_watten.bots import ExpertBot, SearchBot
+    >>> from bohmisch_watten.bots.registry import bot_spec
     >>> bot_spec(ExpertBot()), bot_spec(SearchBot(rollouts=240, rollout="random"))
     ('expert', 'search:rollouts=240:rollout=random')
     """

@@ -189,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         loop="auto",
         ws_max_size=65536,
         # No per-message deflate: a frame is a few kB sent once a move, and compressing
-        # it cost the server as much CPU as building it (docs/server.md, Figures).
+        # it cost the server as much CPU as building it (benchmarks/RESULTS-web.md).
         ws_per_message_deflate=False,
     )
     return 0
