@@ -423,6 +423,8 @@ def test_actions_in_the_words_of_a_player() -> None:
     assert in_words(PlayCard(hk)) == "played HK"
     assert in_words(TakeCritical()) == "took the Critical"
     assert in_words(LeaveCritical()) == "left the Critical"
+    shuffle = new_game(2).sample_chance(random.Random(1))  # never judged: its notation
+    assert in_words(shuffle) == str(shuffle)
 
 
 def test_each_decision_shows_what_the_seat_knew(record: GameRecord, judged: Review) -> None:
@@ -478,6 +480,7 @@ def test_the_exchange_situation_in_words() -> None:
     assert Situation((), None, False, offered=Card.parse("HK")).text(Phase.CUT) == (
         "no cards yet; offered the Critical HK"
     )
+    assert Situation((), None, False).text(Phase.CUT) == "no cards yet"
 
 
 def test_the_judge_is_named_by_its_spec() -> None:

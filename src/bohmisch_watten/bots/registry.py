@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import enum
 import shlex
 import shutil
 from typing import Final
@@ -136,13 +135,9 @@ def make_bot(spec: str) -> Bot:
 
 
 def _spec_value(value: object) -> str:
-    """A field's value as the text :func:`make_bot` converts back to it."""
-    if value is None:
-        return "none"
+    """A field's value as the text :func:`make_bot` converts back to it ("None" too)."""
     if isinstance(value, bool):
         return "1" if value else "0"  # read back by an annotation of bool or of object
-    if isinstance(value, enum.Enum):
-        return str(value.value)
     return str(value)
 
 
