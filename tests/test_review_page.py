@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 from importlib import resources
@@ -22,7 +23,20 @@ from bohmisch_watten.web._i18n import messages
 
 NODE = shutil.which("node")
 SCRIPT = resources.files("bohmisch_watten.web").joinpath("assets", "table.js").read_text("utf-8")
+FIELDS = "langjs|record|table|lobby|css|script|review|token|cards|messages"
+PLACEHOLDERS = re.compile(r"\{(?:" + FIELDS + r")\}")
+"""The page's template fields (``web._page.render_page``), which it fills in the script too."""
 FUNCTIONS = ("tr", "cardName", "name", "moveWords", "situationWords")
+
+
+def test_the_review_functions_survive_the_page_template() -> None:
+    """The page fills ``{cards}`` and its other fields in the script's text as well."""
+    from bohmisch_watten.web._page import render_page
+
+    for name in ("moveWords", "situationWords"):
+        assert not PLACEHOLDERS.search(_function(name)), name
+        assert _function(name) in render_page("T", lang="en")
+    assert PLACEHOLDERS.search('tr("exchanged {cards}")')
 
 
 def _function(name: str) -> str:

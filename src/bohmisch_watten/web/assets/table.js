@@ -316,10 +316,10 @@ function moveWords(text) {  // a move as a review says it: "kept your hand", not
   const took = rest[rest.length - 1] === "+trump";
   const cards = (took ? rest.slice(0, -1) : rest).map(cardName).join(", ");
   if (!cards) return tr("kept your hand");
-  return took ? tr("exchanged {cards} and took the trump card", {cards: cards}) : tr("exchanged {cards}", {cards: cards});
+  return took ? tr("exchanged {discards} and took the trump card", {discards: cards}) : tr("exchanged {discards}", {discards: cards});
 }
 function situationWords(s, phase) {  // what the seat knew: its hand, the trump, the trick or the exchange
-  const parts = [s.hand.length ? tr("Hand {cards}", {cards: s.hand.map(cardName).join(" ")}) : tr("no cards yet")];
+  const parts = [s.hand.length ? tr("Hand {hand}", {hand: s.hand.map(cardName).join(" ")}) : tr("no cards yet")];
   if (s.trump_card) parts.push(tr("trump {card}", {card: cardName(s.trump_card)}));
   if (s.dealer && phase !== "play") parts.push(tr("you deal"));
   const did = (b) => b.exchanged === null ? tr("{name} folded", {name: name(b.seat)})
