@@ -6,7 +6,7 @@ time from ``bohmisch_watten.phases.MACHINE`` by the local extension ``_ext/watte
 Builds without the heavy extras: PyTorch (``[train]``), OpenSpiel (``[openspiel]``) and
 Ray (``[ray]``) are mocked when they are not installed, so that ``make docs`` installs
 only Sphinx and the light extras whose examples run as doctests (Gymnasium, PettingZoo,
-numpy).  A doctest that needs a mocked package is skipped (``:skipif:`` with the
+numpy).  A doctest that needs a mocked package is skipped (``:skipif: MOCKED & {"torch"}``, the
 ``MOCKED`` set of ``doctest_global_setup``); where the package is installed it runs.
 """
 

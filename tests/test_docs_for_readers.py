@@ -374,3 +374,39 @@ def test_the_changelog_keeps_keep_a_changelogs_shape() -> None:
 )
 def test_the_changelog_check_finds_a_bad_heading(text: str, problem: str) -> None:
     assert any(problem in found for found in changelog_problems(text))
+
+
+# -------------------------------------------------------------- make docs, lightly
+
+HEAVY = {
+    "torch": ("torch", "bots.learned", "policy:"),
+    "pyspiel": ("pyspiel", "adapters.openspiel"),
+}
+
+
+def test_make_docs_installs_no_heavy_extra() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    line = re.search(r"^\t.*pip install.*'\.\[docs[^']*\]'", makefile, re.M)
+    assert line is not None
+    extras = set(re.search(r"\[([^\]]+)\]", line.group(0)).group(1).split(","))  # type: ignore[union-attr]
+    assert "docs" in extras
+    assert not extras & {"train", "openspiel", "ray", "dev"}
+    conf = (DOCS / "conf.py").read_text(encoding="utf-8")
+    assert 'HEAVY_EXTRAS = ("torch", "pyspiel", "ray")' in conf
+
+
+def test_doctests_that_need_a_heavy_extra_are_skipped_without_it() -> None:
+    blocks = [
+        (page.name, block)
+        for page in _pages()
+        for block in re.findall(
+            r"```\{(?:doctest|testcode)\}\n(.*?)```", page.read_text("utf-8"), re.S
+        )
+    ]
+    needing = 0
+    for name, block in blocks:
+        for module, marks in HEAVY.items():
+            if any(mark in block for mark in marks):
+                needing += 1
+                assert re.search(rf':skipif: MOCKED & \{{"{module}"\}}', block), name
+    assert needing >= 1
