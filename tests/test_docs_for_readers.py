@@ -220,10 +220,10 @@ def test_the_route_check_finds_a_route_serve_does_not_have(tmp_path: Path) -> No
     assert ("GET", "/review") not in routes
 
 
-EXTERNAL_OPTIONS = frozenset({"--depth", "--head", "--strict", "--check"})
+EXTERNAL_OPTIONS = frozenset({"--depth", "--head", "--strict", "--check", "--upgrade", "--quiet"})
 """Options of other programs the docs show: an engine's own flag in an example
 (``engine:./my-engine --depth 3``), ``ray start --head``, ``mypy --strict``,
-``ruff format --check``."""
+``ruff format --check``, ``pip install --upgrade --quiet``."""
 
 
 def _cli_options() -> dict[str, set[str]]:
