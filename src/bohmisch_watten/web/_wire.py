@@ -59,7 +59,7 @@ def foreign_origin(socket: WebSocket, allowed: Collection[str] = ()) -> str | No
 MAX_NAME: Final = 30
 """The longest display name."""
 
-_OWN_NAMES: Final = re.compile(r"(you|du|spectator|zuschauer|(seat|platz) *[0-9]*.*)", re.I)
+_OWN_NAMES: Final = re.compile(r"(you|du|spectator|zuschauer|(seat|platz)( +[0-9].*)?)", re.I)
 """Names the page writes itself: "You" for the reader's own seat (``Du`` in German)
 and "Seat N" for a seat without a name (``Platz N``); a person named so would pass for
 the reader or for another seat."""
