@@ -369,6 +369,11 @@ def test_default_judge_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
 # ------------------------------------------------------------------ the report
 
 
+def test_the_default_rules_are_written_default(judged: Review) -> None:
+    line = format_table(attrs.evolve(judged, rules=Rules())).splitlines()[0]
+    assert line == "Review of a 3-player game (rules: default)"
+
+
 def test_table_lists_every_decision(judged: Review) -> None:
     text = format_table(judged)
     lines = text.splitlines()

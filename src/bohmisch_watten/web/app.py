@@ -305,14 +305,18 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
     async def record(request: Request) -> Response:
         text = table.record_text()
         if text is None:
-            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+            return JSONResponse(
+                {"error": "the game is not over yet"}, status_code=409, headers=_HEADERS
+            )
         headers = {**_HEADERS, "Content-Disposition": 'attachment; filename="watten-game.txt"'}
         return PlainTextResponse(text, headers=headers)
 
     async def review(request: Request) -> Response:
         data = await asyncio.to_thread(table.review)  # the judge searches for seconds
         if data is None:
-            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+            return JSONResponse(
+                {"error": "the game is not over yet"}, status_code=409, headers=_HEADERS
+            )
         return JSONResponse(data, headers=_HEADERS)
 
     async def socket_endpoint(socket: WebSocket) -> None:
