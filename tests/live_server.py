@@ -34,9 +34,12 @@ def free_port() -> int:
 
 
 class Server:
-    """A running ``serve`` process: its address, process and working directory."""
+    """A running server: its address, its ``serve`` process (None for one in this
+    process) and its working directory."""
 
-    def __init__(self, process: subprocess.Popen[bytes], port: int, home: Path, db: str) -> None:
+    def __init__(
+        self, process: subprocess.Popen[bytes] | None, port: int, home: Path, db: str
+    ) -> None:
         self.process = process
         self.port = port
         self.home = home

@@ -33,7 +33,10 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from bohmisch_watten.web.server import Limits, create_server
+from bohmisch_watten.web.storage import open_storage
 from live_server import JSON, Server, peak_memory, serving
+from threaded_server import running
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "examples" / "engines" / "random_engine.py"
@@ -351,8 +354,13 @@ def _frame(ws: ClientConnection, after: int, limit: float) -> dict[str, Any]:
 
 
 def test_a_spectator_that_never_reads_does_not_delay_the_seat(tmp_path: Path) -> None:
+    """In uvicorn in this process, on a real socket (so that the server's code is
+    measured), with the pace compressed: a minute of play in 25 s."""
     seconds, bound = 25.0, 2.0
-    with serving(tmp_path, "--delay", "0", "--rate", "1000") as server:
+    limits = Limits(messages_per_second=1000)
+    app = create_server(open_storage(str(tmp_path / "t.sqlite")), limits=limits, delay=0)
+    with running(app) as port:
+        server = Server(None, port, tmp_path, "")
         body = {"players": 2, "bots": ["random"], "delay": 0, "rules": "start_score=6"}
         status, answer = server.post(body)
         assert status == 201
@@ -421,6 +429,7 @@ def test_32_spectators_and_the_seats_still_get_in(tmp_path: Path) -> None:
 def test_a_large_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
     size = 200 << 20
     with serving(tmp_path) as server:
+        assert server.process is not None
         server.post({"players": 2})  # warm: the first request imports what it needs
         before = peak_memory(server.process.pid)
         chunk = b" " * (1 << 20)

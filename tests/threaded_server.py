@@ -1,8 +1,12 @@
 """A game server app run by real uvicorn on a real loopback socket, in a thread of the
-test process, with the protocols ``serve`` uses (so what it runs is measured too)."""
+test process, with the protocols ``serve`` uses (so what it runs is measured too).
+
+With another version of the package on ``PYTHONPATH`` that has no such protocols,
+uvicorn's own are used, so the same tests attack it."""
 
 from __future__ import annotations
 
+import importlib
 import threading
 import time
 from collections.abc import Iterator
@@ -11,15 +15,22 @@ from typing import Any
 
 import uvicorn
 
-from bohmisch_watten.web._protocols import GuardedHTTP, GuardedWebSocket
 from live_server import free_port
+
+
+def _protocols() -> dict[str, Any]:
+    try:
+        module = importlib.import_module("bohmisch_watten.web._protocols")
+    except ImportError:  # a version without them
+        return {}
+    return {"http": module.GuardedHTTP, "ws": module.GuardedWebSocket}
 
 
 @contextmanager
 def running(app: Any, *, guarded: bool = True, **config: Any) -> Iterator[int]:
     """Serve ``app`` until the block ends; yields the port."""
     port = free_port()
-    protocols: dict[str, Any] = {"http": GuardedHTTP, "ws": GuardedWebSocket} if guarded else {}
+    protocols = _protocols() if guarded else {}
     server = uvicorn.Server(
         uvicorn.Config(
             app,
