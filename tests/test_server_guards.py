@@ -319,3 +319,24 @@ def test_a_table_being_played_does_not_expire(tmp_path: Path) -> None:
         assert hub.stale(hub.moved + 1, limits) == "nobody moved in 0.3 s"
         hub.finished = True
         assert hub.stale(hub.moved + 1, limits) is None
+
+
+def test_the_people_of_an_expired_table_are_told_and_closed(tmp_path: Path) -> None:
+    limits = Limits(expire_unjoined=None, expire_idle=0.5)
+    app = create_server(
+        open_storage(str(tmp_path / "t.sqlite")), limits=limits, allowed_hosts=["testserver"]
+    )
+    with TestClient(app) as client:
+        answer = client.post("/api/tables", json={"players": 2, "bots": ["random"], "delay": 0})
+        token = answer.json()["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{token}") as ws:
+            frames = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                _receive_all(ws, frames)
+        assert frames[-1]["message"] == "this table expired: nobody moved in 0.5 s"
+        assert closed.value.code == 4410
+
+
+def _receive_all(ws: Any, into: list[dict[str, Any]]) -> None:
+    while True:
+        into.append(ws.receive_json())
