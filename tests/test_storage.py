@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bohmisch_watten.web._sqlite import MIGRATIONS
 from bohmisch_watten.web.storage import (
     SCHEMA_VERSION,
     Conflict,
@@ -150,6 +151,35 @@ def test_finished_tables_and_counts(storage: Storage) -> None:
     assert storage.table(a).finished is True  # type: ignore[union-attr]
     storage.set_finished(a, False)
     assert storage.count_tables() == 2
+
+
+def test_an_expired_table_is_marked_and_no_longer_open(storage: Storage) -> None:
+    a = storage.create_table(START, 0.0, seats())
+    b = storage.create_table(START, 0.0, seats())
+    storage.expire(a)
+    assert storage.count_tables() == 1
+    assert storage.count_tables(unfinished=False) == 2
+    assert [t.id for t in storage.tables(unfinished=True)] == [b]
+    assert [t.expired for t in storage.tables()] == [True, False]
+    assert storage.table(a).expired is True  # type: ignore[union-attr]
+
+
+def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "v1.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE watten_schema (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO watten_schema VALUES (1)")
+        for statement in MIGRATIONS[0]:
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO watten_tables (start, delay, created) VALUES (?, 0.0, 0.0)", (START,)
+        )
+    migrated = open_storage(str(path))
+    try:
+        (table,) = migrated.tables(unfinished=True)
+        assert table.expired is False
+    finally:
+        migrated.close()
 
 
 def test_a_second_open_sees_everything_and_keeps_the_schema(url: str) -> None:
