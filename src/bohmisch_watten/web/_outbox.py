@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from starlette.websockets import WebSocket
 
-__all__ = ["ABORT", "Outbox"]
+__all__ = ["ABORT", "Outbox", "cut"]
 
 ABORT: Final = "bohmisch_watten.abort"
 """The scope extension under which the server's websocket protocol (:mod:`._protocols`)
@@ -29,21 +29,21 @@ is full (a plain close waits for the client to read it)."""
 _log = logging.getLogger(__name__)
 
 
-def cut(socket: WebSocket) -> None:
+def cut(socket: WebSocket) -> asyncio.Task[None] | None:
     """End ``socket``'s connection now: abort it where the server's protocol allows,
-    else ask for a close in the background (it may wait for the client)."""
-    extension: Any = socket.scope.get("extensions", {}).get(ABORT)
+    else ask for a close in the background (it may wait for the client); returns that
+    close's task, for the caller to hold."""
+    extension: Any = (socket.scope.get("extensions") or {}).get(ABORT)
     if extension is not None:
         extension["abort"]()
-        return
+        return None
 
     async def close() -> None:
         with contextlib.suppress(Exception):
             async with asyncio.timeout(5):
                 await socket.close(code=1008)
 
-    task = asyncio.ensure_future(close())
-    task.add_done_callback(lambda _: None)
+    return asyncio.ensure_future(close())
 
 
 class Outbox:
@@ -77,6 +77,8 @@ class Outbox:
         self.closed = False
         """True once the client was dropped or its connection ended."""
         self._close_code: int | None = None
+        self._closing: asyncio.Task[None] | None = None
+        """The close of a dropped client's connection, where it cannot be cut."""
         self._task = asyncio.ensure_future(self._pump())
 
     def put(self, text: str) -> None:
@@ -97,7 +99,7 @@ class Outbox:
         _log.info("dropping a client that does not read (%s)", why)
         self.close()
         self._dropped(self.socket)
-        cut(self.socket)
+        self._closing = cut(self.socket)
 
     def finish(self, code: int) -> None:
         """Send what is queued, then close the connection with ``code``."""
