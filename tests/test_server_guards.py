@@ -13,6 +13,7 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -330,7 +331,7 @@ def test_the_people_of_an_expired_table_are_told_and_closed(tmp_path: Path) -> N
         answer = client.post("/api/tables", json={"players": 2, "bots": ["random"], "delay": 0})
         token = answer.json()["seats"][0]["token"]
         with client.websocket_connect(f"/ws/{token}") as ws:
-            frames = []
+            frames: list[dict[str, Any]] = []
             with pytest.raises(WebSocketDisconnect) as closed:
                 _receive_all(ws, frames)
         assert frames[-1]["message"] == "this table expired: nobody moved in 0.5 s"
@@ -340,3 +341,23 @@ def test_the_people_of_an_expired_table_are_told_and_closed(tmp_path: Path) -> N
 def _receive_all(ws: Any, into: list[dict[str, Any]]) -> None:
     while True:
         into.append(ws.receive_json())
+
+
+def test_a_table_read_back_with_a_persons_move_was_joined(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.sqlite")
+    app = create_server(open_storage(db), delay=0, allowed_hosts=["testserver"])
+    with TestClient(app) as client:
+        answer = client.post("/api/tables", json={"players": 2, "bots": ["random"]}).json()
+        fresh = app.state.server.hubs[answer["table"]]
+        assert not fresh.joined
+        with client.websocket_connect(f"/ws/{answer['seats'][0]['token']}") as ws:
+            frame = ws.receive_json()
+            while not frame.get("your_turn"):
+                frame = ws.receive_json()
+            ws.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
+            version = frame["version"]
+            while frame["type"] != "state" or frame["version"] <= version:
+                frame = ws.receive_json()  # the frame of the move: it is stored
+    again = create_server(open_storage(db), allowed_hosts=["testserver"])
+    with TestClient(again):
+        assert again.state.server.hubs[answer["table"]].joined

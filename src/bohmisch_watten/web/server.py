@@ -68,7 +68,7 @@ from ._writer import JournalWriter
 from .app import Hub, encode
 from .network_bots import BotNameError, NetworkBots
 from .storage import Conflict, Storage, StoredSeat, StoredTable
-from .table import Seat, Table, hash_token
+from .table import NEW_GAME, Seat, Table, hash_token
 
 __all__ = ["GameServer", "Limits", "TableHub", "create_server"]
 
@@ -175,8 +175,12 @@ class TableHub(Hub):
         self.send_timeout = server.limits.send_timeout
         self.born = self.moved = time.monotonic()
         """When the table was served here, and when it last moved (:meth:`stale`)."""
-        self.joined = False
-        """Whether a person connected to a seat or moved (a table nobody joins expires)."""
+        people = {s.number for s in table.seats if s.token_hash is not None}
+        self.joined = NEW_GAME in table.journal or any(
+            seat in people for seat, _ in table.state.history
+        )
+        """Whether a person connected to a seat or moved (a table nobody joins expires);
+        a table read back from the database was joined if a person's move is in it."""
         self.away_since: dict[int, float] = dict.fromkeys(self.sockets, time.monotonic())
         self._writing: asyncio.Future[None] | None = None
         """The journal write under way, if any (:meth:`commit`)."""
