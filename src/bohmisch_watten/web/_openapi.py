@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .. import __version__
 from .network_bots import NETWORK_PARAMETERS
 
 __all__ = ["openapi"]
@@ -130,7 +129,7 @@ def openapi() -> dict[str, Any]:
         "openapi": "3.0.3",
         "info": {
             "title": "Böhmisch Watten game server",
-            "version": __version__,
+            "version": "1",  # the API's, not the package's: it changes when the API does
             "description": "Tables of people and bots (docs/server.md).  State-changing"
             " requests are JSON from the server's own pages or from clients without an"
             " Origin; the Host header must name a host the server serves.",
