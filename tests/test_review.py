@@ -386,6 +386,12 @@ def test_default_judge_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
 # ------------------------------------------------------------------ the report
 
 
+def test_the_default_rules_are_written_default(judged: Review) -> None:
+    default = attrs.evolve(judged, rules=Rules())
+    assert format_table(default).splitlines()[0] == "Review of a 3-player game (rules: default)"
+    assert default.to_dict()["rules"] == "default"  # as records write them
+
+
 def test_table_lists_every_decision(judged: Review) -> None:
     text = format_table(judged)
     lines = text.splitlines()

@@ -64,7 +64,10 @@ def server(db: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
 
 def post(base: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
-        base + "/api/tables", data=json.dumps(body).encode(), method="POST"
+        base + "/api/tables",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201

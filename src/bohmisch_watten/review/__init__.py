@@ -346,7 +346,7 @@ class Review:
             "format": "bohmisch_watten.review",
             "version": 1,
             "players": self.num_players,
-            "rules": str(self.rules),
+            "rules": str(self.rules) or "default",
             "judge": self.judge,
             "seed": self.seed,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},

@@ -65,7 +65,7 @@ def format_table(review: Review) -> str:
     found better, in words; then a line per seat.
     """
     lines = [
-        f"Review of a {review.num_players}-player game (rules: {review.rules or 'default'})",
+        f"Review of a {review.num_players}-player game (rules: {str(review.rules) or 'default'})",
         f"judge: {review.judge}, seed {review.seed}",
         "values: expected points toward zero in the deal (R29-R30, +/- the game bonus);"
         f" loss >= {INACCURACY:g} inaccuracy, >= {MISTAKE:g} mistake, >= {BLUNDER:g} blunder",
