@@ -181,7 +181,7 @@ def test_a_failing_engine_forfeits_with_its_reason(
     bot = next(bot for bot in document["bots"] if bot["name"] == spec)
     assert bot["forfeits"] == 2
     assert all(reason in text for text in bot["forfeit_reasons"])
-    assert "incident: game 1: engine:" in to_table(summary)
+    assert f"FORFEITS: {spec} forfeited 2 of 2 games" in to_table(summary)
     logged = [r.getMessage() for r in caplog.records if r.name == "bohmisch_watten.arena"]
     assert len(logged) == 2
     assert all(reason in message for message in logged)

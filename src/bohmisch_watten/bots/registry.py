@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+from pathlib import Path
 from typing import Final
 
 import attrs
@@ -46,8 +47,25 @@ def _target(name: str, params: list[str]) -> tuple[object, list[str]]:
         raise ValueError(
             f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)}, or a dotted class path"
             " package.module.Class, a file ./file.py:Class, engine:COMMAND)"
+            + _file_hint(name, params)
         )
     return load_object(name), params
+
+
+def _file_hint(name: str, params: list[str]) -> str:
+    """``mybot:Clever`` where ``./mybot.py`` exists: the spec the author meant."""
+    if not name or not Path(f"{name}.py").is_file():
+        return ""
+    first = params[0].strip() if params else ""
+    attribute = first if first and "=" not in first else "ClassName"
+    return f"; ./{name}.py is here: did you mean ./{name}.py:{attribute}?"
+
+
+def _label(name: str, target: object) -> str:
+    """How messages name the bot: a file spec with its class (``./mybot.py:Clever``)."""
+    if is_file_spec(name):
+        return f"{name}:{getattr(target, '__name__', '?')}"
+    return name
 
 
 def _engine(command: str) -> Bot:
@@ -114,8 +132,8 @@ def make_bot(spec: str) -> Bot:
     if sep and kind.strip().lower() == "policy":
         return _policy(command.strip())
     name, *params = spec.strip().split(":")
-    name = name.strip()
-    target, params = _target(name, params)
+    target, params = _target(name.strip(), params)
+    name = _label(name.strip(), target)
     if not isinstance(target, type):
         if not callable(target) or params:
             what = "a function" if callable(target) else f"a {type(target).__name__}"

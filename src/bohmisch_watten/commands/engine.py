@@ -36,10 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until ``quit`` or the end of stdin; 2 for a bad bot spec."""
+    """Serve until ``quit`` or the end of stdin; 2 for a bad bot spec or a missing extra."""
     try:
         bot = make_bot(args.bot)
-    except ValueError as error:
+    except (ValueError, ImportError) as error:  # ImportError: the bot's extra is missing
         print(f"error: {error}", file=sys.stderr)
         return 2
     name = f"bohmisch_watten {args.bot}"
