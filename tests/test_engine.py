@@ -25,8 +25,8 @@ from bohmisch_watten.engine import (
     EngineProtocolError,
     EngineTimeoutError,
 )
-from bohmisch_watten.engine.protocol import GRACE_MS, MAX_LINE_BYTES, decide_message, encode
 from bohmisch_watten.engine.host import STDERR_LINES
+from bohmisch_watten.engine.protocol import GRACE_MS, MAX_LINE_BYTES, decide_message, encode
 from engine_scripts import PYTHON, alive, engine_script
 
 SLOW_START = {"hello_timeout_ms": 30_000, "timeout_ms": 20_000}
@@ -207,7 +207,9 @@ def test_an_engine_that_exits_at_start(tmp_path: Path) -> None:
     script = engine_script(tmp_path, 'sys.stderr.write("cannot start\\n"); sys.exit(3)')
     with pytest.raises(EngineExitedError) as error:
         Engine.popen(script, **SLOW_START)
-    assert str(error.value) == "exited with status 3 during hello; its stderr ends:\n    cannot start"
+    assert (
+        str(error.value) == "exited with status 3 during hello; its stderr ends:\n    cannot start"
+    )
 
 
 def test_a_crashed_engine_shows_the_end_of_its_stack_trace(tmp_path: Path) -> None:
@@ -224,9 +226,8 @@ def test_a_crashed_engine_shows_the_end_of_its_stack_trace(tmp_path: Path) -> No
         raise RuntimeError("no weights file at ./weights.bin")
         """,
     )
-    with Engine.popen(script, **SLOW_START) as engine:
-        with pytest.raises(EngineExitedError) as error:
-            engine.choose(_first_view()[1], random.Random(0))
+    with Engine.popen(script, **SLOW_START) as engine, pytest.raises(EngineExitedError) as error:
+        engine.choose(_first_view()[1], random.Random(0))
     reason = str(error.value)
     assert reason.startswith("exited with status 1 during decide; its stderr ends:\n")
     lines = reason.splitlines()[1:]

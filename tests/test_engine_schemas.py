@@ -35,6 +35,7 @@ from bohmisch_watten.engine.protocol import (
 )
 from bohmisch_watten.events import describe
 from bohmisch_watten.rules import Rules
+
 from game_strategies import policy, rules_strategy, seeds
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema checks the schemas")
@@ -174,8 +175,10 @@ def test_the_served_engine_answers_fit_their_schemas() -> None:
         ("action", {"type": "action"}),
         ("decide_2", {"type": "decide", "view": {}, "legal": ["fold"], "time_ms": 5}),
         ("decide_1", {"type": "decide", "view": {}, "legal": [], "time_ms": 0}),
-        ("new_game", {"type": "new_game", "players": 2, "seat": 0, "rules": "",
-                      "position": "p2 d0"}),  # fmt: skip
+        (
+            "new_game",
+            {"type": "new_game", "players": 2, "seat": 0, "rules": "", "position": "p2 d0"},
+        ),
         ("event", {"type": "event", "events": [{"type": "card_played", "seat": 0}]}),
         ("event", {"type": "event", "events": [{"type": "teleported"}]}),
         ("deal_over", {"type": "deal_over", "deal": {"deal_number": 1}}),

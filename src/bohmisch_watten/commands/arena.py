@@ -59,7 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="heuristic,random,random,random",
         help="comma-separated bot specs, one per contestant; more than --players makes a"
-        " league (default: heuristic,random,random,random)",
+        " league; engine:COMMAND ARGS plays a program in any language over the engine"
+        " protocol (engine[KEY=VALUE ...]:COMMAND ARGS sets its options), see"
+        " docs/engine-protocol.md (default: heuristic,random,random,random)",
     )
     parser.add_argument(
         "--games",

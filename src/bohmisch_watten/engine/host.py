@@ -1,7 +1,7 @@
 """The host side: an engine program as a :class:`~bohmisch_watten.bots.Bot`.
 
-:class:`Engine` starts the program, speaks protocol 1 or 2 (the engine's choice) with it over its stdin and stdout
-and turns every way it can misbehave into an :class:`EngineError` that says what
+:class:`Engine` starts the program, speaks protocol 1 or 2 (the engine's choice) with it over its
+stdin and stdout and turns every way it can misbehave into an :class:`EngineError` that says what
 happened, raised by :meth:`Engine.choose` (the only place a bot can fail), so the arena
 forfeits the seat with that reason instead of hanging or crashing.
 

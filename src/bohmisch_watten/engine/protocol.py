@@ -162,9 +162,7 @@ def deal_view(view: PlayerView) -> dict[str, Any]:
         "stock_size": view.stock_size,
         "hand_sizes": list(view.hand_sizes),
         "trick": _plays(view.trick),
-        "tricks": [
-            {"plays": _plays(trick.plays), "winner": trick.winner} for trick in view.tricks
-        ],
+        "tricks": [{"plays": _plays(trick.plays), "winner": trick.winner} for trick in view.tricks],
         "tricks_won": list(view.tricks_won),
         "winners": list(view.winners),
         "losers": list(view.losers),
