@@ -26,8 +26,10 @@ import attrs
 from .._documents import parse_json
 from ..bots.base import Bot
 from ..notation import action_to_string
+from ..phase import Phase
 from ..serialization import view_from_json
-from .protocol import MAX_LINE_BYTES, PROTOCOLS, encode
+from ..state import new_game
+from .protocol import MAX_LINE_BYTES, PROTOCOLS, deal_view, encode
 
 __all__ = ["declared_options", "serve"]
 
@@ -80,6 +82,22 @@ def _view(data: Any, legal: list[str], protocol: int) -> Any:
     return view_from_json(json.dumps(document))
 
 
+def _warm_up() -> None:
+    """Read and check one view before answering ``hello``, which is not timed: the
+    first reading in each phase loads modules and tables (the exchange's take 0.1 s)
+    that a decision should not pay for."""
+    rng = random.Random(0)
+    state = new_game(2)
+    while state.phase is not Phase.PLAY:  # the cut (if any), the exchange, a first card
+        seat = state.current_player
+        if seat is None:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        view = state.view(seat)
+        _view(deal_view(view), [str(action) for action in view.legal_actions()], 2)
+        state = state.apply(view.legal_actions()[-1])
+
+
 def _chosen(offered: object, wanted: int | None) -> int:
     """The protocol to answer ``hello`` with: the newest both sides speak (1 if the
     host offers no list), or ``wanted`` when the host offers it."""
@@ -102,6 +120,8 @@ def serve(
     A message this side cannot use (bad JSON, an unknown type, a view that does not
     read back) is answered on stderr-free terms: a ``decide`` is still answered, with
     the first legal action and a warning, so the host keeps a well-formed dialogue.
+    A ``decide`` with one legal action is answered with it at once: no bot has a choice
+    there, and reading and checking the view is the costliest step of a decision.
 
     Args:
         protocol: the protocol to choose when the host offers it; None chooses the
@@ -137,6 +157,7 @@ def serve(
             continue
         if kind == "hello":
             speaking = _chosen(message.get("protocols"), protocol)
+            _warm_up()
             send({"type": "hello", "protocol": speaking, "name": name,
                   "author": AUTHOR, "options": declared_options(bot)})  # fmt: skip
         elif kind == "options":
@@ -150,8 +171,11 @@ def serve(
                 [text for text in legal if isinstance(text, str)] if isinstance(legal, list) else []
             )
             try:
-                view = _view(message.get("view"), legal, speaking)
-                answer = action_to_string(bot.choose(view, rng))
+                if len(legal) == 1:  # no bot has a choice: spare reading the view
+                    answer = legal[0]
+                else:
+                    view = _view(message.get("view"), legal, speaking)
+                    answer = action_to_string(bot.choose(view, rng))
             except Exception as error:  # a view we cannot read: still answer legally
                 warnings.append(f"{type(error).__name__}: {str(error)[:100]}")
                 answer = legal[0] if legal else ""
