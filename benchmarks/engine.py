@@ -124,7 +124,8 @@ def served_game(
     bytes the host wrote for it (``deal_over`` lines included), measured untimed."""
     rng = random.Random(seed)
     others = RandomBot()
-    sizes = DecideEncoder(engine.protocol or 1)
+    protocol = getattr(engine, "protocol", None) or 1  # None: a release without protocol 2
+    sizes = DecideEncoder(protocol) if protocol != 1 else DecideEncoder()
     state = new_game(4, rules=rules)
     engine.new_game(4, 0, rules, state.position, seed)
     out = []
@@ -157,8 +158,14 @@ def warm_up() -> None:
         )
 
 
-def served(games: int, long_games: int, long_start: int, max_deals: int, seed: int) -> None:
-    """The served random bot in protocols 1 and 2: the table of ``--served``."""
+def served(
+    games: int, long_games: int, long_start: int, max_deals: int, seed: int, default_only: bool
+) -> None:
+    """The served random bot in protocols 1 and 2: the table of ``--served``.
+
+    ``default_only``: one row, the engine with its default settings (the way to measure
+    an earlier release of the library, which has no ``--protocol``).
+    """
     warm_up()
     print(f"python -m bohmisch_watten engine --bot random at seat 0 of {games} default games"
           f" and {long_games} games with start_score={long_start} (cap {max_deals} deals),"
@@ -168,17 +175,18 @@ def served(games: int, long_games: int, long_start: int, max_deals: int, seed: i
           f" {'largest decide':>15}")  # fmt: skip
     served_command = [sys.executable, "-m", "bohmisch_watten", "engine", "--bot", "random"]
     floor = [sys.executable, str(EXAMPLES / "random_engine.py")]
-    for label, protocol, command in (
+    runs = [
         ("1", 1, [*served_command, "--protocol", "1"]),
         ("2", 2, [*served_command, "--protocol", "2"]),
         ("floor", 1, floor),
-    ):
+    ]
+    for label, protocol, command in [("default", 0, served_command)] if default_only else runs:
         rows: list[tuple[int, float, int]] = []
         deals = 0
         plan = [(seed + g, Rules()) for g in range(games)]
         plan += [(seed + 1000 + g, Rules(start_score=long_start)) for g in range(long_games)]
         with Engine.popen(command, hello_timeout_ms=60_000, timeout_ms=60_000) as engine:
-            assert engine.protocol == protocol
+            assert getattr(engine, "protocol", 1) == protocol or not protocol
             for game_seed, rules in plan:
                 rows.extend(found := served_game(engine, game_seed, rules, max_deals))
                 deals = max(deals, found[-1][0])
@@ -225,9 +233,15 @@ def main() -> None:
     parser.add_argument("--long-games", type=int, default=2, help="with --served")
     parser.add_argument("--long-start", type=int, default=100, help="with --served")
     parser.add_argument("--max-deals", type=int, default=500, help="with --served")
+    parser.add_argument(
+        "--default-only", action="store_true", help="with --served: the engine's defaults only"
+    )
     args = parser.parse_args()
     if args.served:
-        served(args.games, args.long_games, args.long_start, args.max_deals, args.seed)
+        served(
+            args.games, args.long_games, args.long_start, args.max_deals, args.seed,
+            args.default_only,
+        )  # fmt: skip
         return
     games = games_of_views(args.decisions, args.seed)
     with tempfile.TemporaryDirectory() as build:
