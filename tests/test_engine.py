@@ -430,3 +430,26 @@ def test_an_engine_that_exits_right_after_hello(tmp_path: Path) -> None:
     with pytest.raises(EngineExitedError, match="exited with status 7 during decide"):
         engine.choose(_first_view()[1], random.Random(0))
     assert not alive(pid)
+
+
+def test_a_long_stderr_is_quoted_by_its_last_lines_only(tmp_path: Path) -> None:
+    """Megabytes of logs: the reason holds at most 20 whole lines of at most 200
+    characters each, from the end."""
+    script = engine_script(
+        tmp_path,
+        """
+        for number in range(20000):
+            sys.stderr.write(f"{number:06d} " + "x" * 300 + "\\n")
+        sys.stderr.write("\\n\\nFATAL the end\\n")
+        sys.exit(2)
+        """,
+    )
+    with pytest.raises(EngineExitedError) as error:
+        Engine.popen(script, **SLOW_START)
+    lines = str(error.value).splitlines()
+    assert lines[0] == "exited with status 2 during hello; its stderr ends:"
+    assert lines[-1] == "    FATAL the end"
+    assert 1 < len(lines) - 1 <= STDERR_LINES
+    assert all(len(line) <= 4 + 200 for line in lines[1:])
+    assert lines[1].strip()  # a fragment or a blank first line is not quoted
+    assert "019999" in str(error.value)

@@ -12,6 +12,7 @@ not tested.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from bohmisch_watten.arena.backends import die_with_parent
 from bohmisch_watten.engine import Engine
 from engine_scripts import PYTHON, alive, engine_script, session_members
 
@@ -135,3 +137,16 @@ def test_killing_the_arena_leaves_no_process_of_the_run(
         arena.wait()
         for pid in _marked(marker):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_pool_worker_asks_for_sigkill_at_its_parents_death() -> None:
+    """The initializer, in this process: the kernel then holds SIGKILL as its
+    parent-death signal (read back with PR_GET_PDEATHSIG), reset afterwards."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    held = ctypes.c_int(-1)
+    try:
+        die_with_parent(os.getppid())
+        assert libc.prctl(2, ctypes.byref(held), 0, 0, 0) == 0  # PR_GET_PDEATHSIG
+        assert held.value == signal.SIGKILL
+    finally:
+        libc.prctl(1, 0, 0, 0, 0)  # PR_SET_PDEATHSIG: none, as before
