@@ -159,7 +159,13 @@ def warm_up() -> None:
 
 
 def served(
-    games: int, long_games: int, long_start: int, max_deals: int, seed: int, default_only: bool
+    games: int,
+    long_games: int,
+    long_start: int,
+    max_deals: int,
+    seed: int,
+    default_only: bool,
+    rows: Sequence[str] = ("1", "2", "floor"),
 ) -> None:
     """The served random bot in protocols 1 and 2: the table of ``--served``.
 
@@ -180,7 +186,8 @@ def served(
         ("2", 2, [*served_command, "--protocol", "2"]),
         ("floor", 1, floor),
     ]
-    for label, protocol, command in [("default", 0, served_command)] if default_only else runs:
+    chosen = [run for run in runs if run[0] in rows]
+    for label, protocol, command in [("default", 0, served_command)] if default_only else chosen:
         rows: list[tuple[int, float, int]] = []
         deals = 0
         plan = [(seed + g, Rules()) for g in range(games)]
@@ -236,11 +243,14 @@ def main() -> None:
     parser.add_argument(
         "--default-only", action="store_true", help="with --served: the engine's defaults only"
     )
+    parser.add_argument(
+        "--rows", default="1,2,floor", help="with --served: which of 1, 2, floor to run"
+    )
     args = parser.parse_args()
     if args.served:
         served(
             args.games, args.long_games, args.long_start, args.max_deals, args.seed,
-            args.default_only,
+            args.default_only, args.rows.split(","),
         )  # fmt: skip
         return
     games = games_of_views(args.decisions, args.seed)

@@ -184,7 +184,7 @@ def _late_view():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     ("offered", "wanted", "chosen"),
     [(None, None, 1), ([1, 2], None, 2), ([1, 2], 1, 1), ([1], None, 1), ([1, 2, 9], 2, 2),
-     ([1], 2, 1), ("2", None, 1)],
+     ([1], 2, 1), ("2", None, 1), ([True, "2"], None, 1)],
 )  # fmt: skip
 def test_serve_chooses_the_newest_protocol_offered_or_the_one_asked_for(
     offered: object, wanted: int | None, chosen: int

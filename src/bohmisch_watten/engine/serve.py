@@ -101,7 +101,8 @@ def _warm_up() -> None:
 def _chosen(offered: object, wanted: int | None) -> int:
     """The protocol to answer ``hello`` with: the newest both sides speak (1 if the
     host offers no list), or ``wanted`` when the host offers it."""
-    versions = [v for v in offered if v in PROTOCOLS] if isinstance(offered, list) else []
+    listed = offered if isinstance(offered, list) else []
+    versions = [v for v in listed if type(v) is int and v in PROTOCOLS]
     if wanted is not None and wanted in versions:
         return wanted
     return max(versions, default=1) if wanted is None else 1
