@@ -41,7 +41,7 @@ WATCH_S: Final = 0.5
 
 def _kernel_watch() -> bool:
     """Ask Linux for SIGKILL at the parent's death; False where that is not possible."""
-    if not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux"):  # pragma: no cover - not Linux
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -64,7 +64,7 @@ def die_with_parent(parent: int) -> None:
     """
     if not _kernel_watch():  # pragma: no cover - not Linux
         threading.Thread(target=_watch, args=(parent,), daemon=True).start()
-    if os.getppid() != parent:  # the parent died before the watch was set
+    if os.getppid() != parent:  # pragma: no cover - the parent died before the watch
         os.kill(os.getpid(), signal.SIGKILL)
 
 

@@ -454,8 +454,7 @@ class Engine:
     def _stderr_tail(self) -> str:
         """The last :data:`STDERR_LINES` lines of the engine's stderr, indented under a
         heading, or nothing if it wrote none."""
-        if self._stderr is None:
-            return ""
+        assert self._stderr is not None  # opened with the process
         self._stderr.seek(0, os.SEEK_END)
         size = self._stderr.tell()
         self._stderr.seek(max(0, size - _STDERR_TAIL))
