@@ -220,7 +220,9 @@ def test_the_route_check_finds_a_route_serve_does_not_have(tmp_path: Path) -> No
     assert ("GET", "/review") not in routes
 
 
-EXTERNAL_OPTIONS = frozenset({"--depth", "--head", "--strict", "--check", "--upgrade", "--quiet"})
+EXTERNAL_OPTIONS = frozenset(
+    {"--depth", "--flag", "--names", "--head", "--strict", "--check", "--upgrade", "--quiet"}
+)
 """Options of other programs the docs show: an engine's own flag in an example
 (``engine:./my-engine --depth 3``), ``ray start --head``, ``mypy --strict``,
 ``ruff format --check``, ``pip install --upgrade --quiet``."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-import shutil
 from pathlib import Path
 from typing import Final
 
@@ -68,19 +66,12 @@ def _label(name: str, target: object) -> str:
     return name
 
 
-def _engine(command: str) -> Bot:
-    """``engine:COMMAND ARGS``: a program speaking engine protocol 1, started when used."""
-    from ..engine import Engine  # engine.serve imports bots: at module level, a cycle
+def _engine(spec: str) -> Bot:
+    """``engine:COMMAND ARGS`` or ``engine[KEY=VALUE ...]:COMMAND ARGS``: a program
+    speaking the engine protocol, started when used."""
+    from ..engine.spec import engine_from_spec  # engine.serve imports bots: a cycle
 
-    try:
-        argv = shlex.split(command)
-    except ValueError as error:
-        raise ValueError(f"engine: bad command {command!r}: {error}") from None
-    if not argv:
-        raise ValueError("engine: needs a command, e.g. engine:./my-engine --flag")
-    if shutil.which(argv[0]) is None:
-        raise ValueError(f"engine: {argv[0]!r} is not an executable program")
-    return Engine(argv)
+    return engine_from_spec(spec)
 
 
 def _policy(path: str) -> Bot:
@@ -110,8 +101,9 @@ def make_bot(spec: str) -> Bot:
     :class:`~bohmisch_watten.bots.function_bot.FunctionBot`.  When loading fails the
     message says why: no such module on ``sys.path``, the module's own import failed
     (with its message), no such name, or not a class.  ``engine:COMMAND ARGS`` is a program
-    speaking engine protocol 1 (:class:`~bohmisch_watten.engine.Engine`; the command
-    is split like a shell would, without running one).  ``policy:PATH`` is a
+    speaking the engine protocol (:class:`~bohmisch_watten.engine.Engine`; the command
+    is split like a shell would, without running one; engine options go in brackets,
+    ``engine[depth=3]:COMMAND``, see :mod:`bohmisch_watten.engine.spec`).  ``policy:PATH`` is a
     :class:`~bohmisch_watten.bots.learned.PolicyBot` playing from a checkpoint of
     ``examples/train_policy.py`` (extra ``[train]``; without PyTorch, ImportError).
 
@@ -127,8 +119,8 @@ def make_bot(spec: str) -> Bot:
     if not isinstance(spec, str):
         raise TypeError(f"make_bot: spec must be a string, got {type(spec).__name__}")
     kind, sep, command = spec.strip().partition(":")
-    if sep and kind.strip().lower() == "engine":
-        return _engine(command)
+    if spec.strip().lower().startswith(("engine:", "engine[")):
+        return _engine(spec)
     if sep and kind.strip().lower() == "policy":
         return _policy(command.strip())
     name, *params = spec.strip().split(":")

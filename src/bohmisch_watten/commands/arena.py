@@ -20,6 +20,7 @@ from ..arena.backends import BACKENDS
 from ..arena.report import to_csv, to_json_dict, to_table, write_plot
 from ..arena.schedule import schedule
 from ..bots.registry import BOT_NAMES
+from ..engine.spec import split_specs
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
 
@@ -65,7 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="heuristic,random,random,random",
         help="comma-separated bot specs, one per contestant; more than --players makes a"
-        " league (default: heuristic,random,random,random)",
+        " league; engine:COMMAND ARGS plays a program in any language over the engine"
+        " protocol (engine[KEY=VALUE ...]:COMMAND ARGS sets its options), see"
+        " docs/engine-protocol.md (default: heuristic,random,random,random)",
     )
     parser.add_argument(
         "--games",
@@ -132,7 +135,11 @@ def run(args: argparse.Namespace) -> int:
         script or CI running the arena must not take a crashing bot for a result);
         2 for bad options or a missing extra.
     """
-    bots = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
+    try:
+        bots = split_specs(args.bots)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     if args.plot is not None:
         try:
             import matplotlib  # noqa: F401
