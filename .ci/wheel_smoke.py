@@ -117,7 +117,7 @@ def _check_imports(kind: str) -> None:
         raise SmokeError(f"{PACKAGE} imported from {home}, not from the venv {sys.prefix}")
     if not (home / "py.typed").is_file():
         raise SmokeError(f"py.typed is missing from the installed package ({home})")
-    importlib.import_module(f"{PACKAGE}.cli")
+    importlib.import_module(f"{PACKAGE}.commands.cli")
     importlib.import_module(f"{PACKAGE}.bots")
     loaded = sorted({name.partition(".")[0] for name in sys.modules} & set(EXTRA_MODULES))
     if loaded:

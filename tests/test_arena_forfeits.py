@@ -23,7 +23,7 @@ from bohmisch_watten.arena import run_arena
 from bohmisch_watten.arena.match import _where
 from bohmisch_watten.arena.report import to_csv, to_table
 from bohmisch_watten.bots import RandomBot
-from bohmisch_watten.cli import main
+from bohmisch_watten.commands.cli import main
 
 TESTS = Path(__file__).resolve().parent
 ARENA_BOTS = TESTS / "arena_bots.py"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import bohmisch_watten
-from bohmisch_watten.cli import main
+from bohmisch_watten.commands.cli import main
 from bohmisch_watten.commands.serve import EXTRA_HINT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,7 +74,7 @@ def without_extras(*args: str, stdin: str | None = None) -> subprocess.Completed
 
 def test_importing_the_package_and_its_command_line_loads_no_extra() -> None:
     code = (
-        "import sys, bohmisch_watten, bohmisch_watten.cli, bohmisch_watten.bots\n"
+        "import sys, bohmisch_watten, bohmisch_watten.commands.cli, bohmisch_watten.bots\n"
         "print(' '.join(sorted({m.partition('.')[0] for m in sys.modules})))"
     )
     result = subprocess.run(

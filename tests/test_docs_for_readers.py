@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bohmisch_watten.cli import build_main_parser, build_parser
 from bohmisch_watten.commands import COMMANDS
+from bohmisch_watten.commands.cli import build_main_parser, build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -178,8 +178,8 @@ def _server_routes(tmp_path: Path) -> set[tuple[str, str]]:
     pytest.importorskip("starlette")
     from starlette.routing import Route, WebSocketRoute
 
+    from bohmisch_watten.web.backends import open_storage
     from bohmisch_watten.web.server import create_server
-    from bohmisch_watten.web.storage import open_storage
 
     app = create_server(open_storage(str(tmp_path / "routes.sqlite")))
     routes = set()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bohmisch_watten import Rules, new_game
-from bohmisch_watten.action_ids import ACTION_ID_NAMES
+from bohmisch_watten.encoding import ACTION_ID_NAMES
 from engine_transcript import (
     BEGIN,
     END,

@@ -26,9 +26,9 @@ from bohmisch_watten.web import server as server_module
 from bohmisch_watten.web._guard import HostGuard, host_name, same_origin
 from bohmisch_watten.web._outbox import Outbox
 from bohmisch_watten.web._wire import display_name
+from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.network_bots import BotNameError, NetworkBots
 from bohmisch_watten.web.server import GameServer, Limits, create_server
-from bohmisch_watten.web.storage import open_storage
 from bohmisch_watten.web.table import Table
 from live_server import JSON, Server
 from threaded_server import running

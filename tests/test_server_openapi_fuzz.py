@@ -27,8 +27,8 @@ from schemathesis.specs.openapi.checks import (
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
+from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.server import Limits, create_server
-from bohmisch_watten.web.storage import open_storage
 from threaded_server import running
 
 CHECKS = [

@@ -33,8 +33,8 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.server import Limits, create_server
-from bohmisch_watten.web.storage import open_storage
 from live_server import JSON, Server, peak_memory, serving
 from threaded_server import running
 

@@ -153,7 +153,7 @@ class CommandHelp(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         import os
 
-        from bohmisch_watten.cli import build_main_parser, build_parser
+        from bohmisch_watten.commands.cli import build_main_parser, build_parser
 
         name = self.arguments[0]
         previous = os.environ.get("COLUMNS")

@@ -19,12 +19,11 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from .._documents import summary_to_dict
+from ..deals import DealSummary, summary_to_dict
 from ..events import Event, to_dicts
 from ..notation import rules_to_string
 from ..position import Position
 from ..rules import Rules, rules_values
-from ..summary import DealSummary
 from ..views import PlayerView
 
 __all__ = [
