@@ -501,7 +501,7 @@ def test_the_judge_is_named_by_its_spec() -> None:
     "bot",
     [
         ExpertBot(),
-        ExpertBot(race=True, inference=False, others="selfish", time_ms=12.5, evidence=1.0),
+        ExpertBot(race_near=False, proposals=1, leaf="rollout", time_ms=12.5, evidence=1.0),
         SearchBot(rollouts=240, rollout="random"),
         HeuristicBot(),
         RandomBot(),

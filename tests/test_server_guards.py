@@ -39,7 +39,7 @@ from threaded_server import running
 def test_the_gate_reads_built_in_names_and_their_capped_parameters() -> None:
     gate = NetworkBots({"deep": "expert:samples=80"})
     assert gate.resolve("Search:rollouts=060:rollout=random") == "search:rollouts=60:rollout=random"
-    assert gate.resolve("expert:inference=false:race=true") == "expert:inference=0:race=1"
+    assert gate.resolve("expert:race_near=false:leaf=rollout") == "expert:race_near=0:leaf=rollout"
     assert gate.resolve("deep") == "deep"
     assert gate.spec("deep") == "expert:samples=80"
     assert gate.spec("search:rollouts=60") == "search:rollouts=60"
@@ -52,7 +52,7 @@ def test_the_gate_reads_built_in_names_and_their_capped_parameters() -> None:
         ("genius", "unknown bot 'genius'"),
         ("search:rollouts", "not a parameter a client may set"),
         ("search:rollout=greedy", "rollout must be heuristic|random"),
-        ("expert:inference=2", "inference must be 0|1"),
+        ("expert:race_near=2", "race_near must be 0|1"),
         ("random:x=1", "(allowed: none)"),
     ]:
         with pytest.raises(BotNameError, match="the allowed bots are") as refused:

@@ -153,7 +153,7 @@ def test_the_caps_of_the_built_in_bots(server: Server) -> None:
     at_cap = [
         "search:rollouts=480:max_candidates=10:rollout=random",
         "expert:samples=120:exchange_samples=80:proposals=6:max_candidates=8",
-        "expert:others=selfish:leaf=rollout:inference=0:respond=1:race=1:learn_play=0",
+        "expert:leaf=rollout:race_near=0",
         "Heuristic",
         "random",
     ]
@@ -211,10 +211,8 @@ _CAPS: dict[str, dict[str, Any]] = {  # the documented caps (docs/server.md, Sec
         "exchange_samples": (1, 80),
         "proposals": (1, 6),
         "max_candidates": (1, 8),
-        "others": {"paranoid", "selfish"},
         "leaf": {"respond", "rollout"},
-        **{flag: {"0", "1", "true", "false"} for flag in ("inference", "respond", "race")},
-        "learn_play": {"0", "1", "true", "false"},
+        "race_near": {"0", "1", "true", "false"},
     },
 }
 _KEYS = sorted({key for caps in _CAPS.values() for key in caps} | {"time_ms", "seed", ""})

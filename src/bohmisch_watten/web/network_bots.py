@@ -84,12 +84,8 @@ NETWORK_PARAMETERS: Final[Mapping[str, Mapping[str, Count | Pick]]] = {
         "exchange_samples": Count(1, 80),
         "proposals": Count(1, 6),
         "max_candidates": Count(1, 8),
-        "others": Pick(("paranoid", "selfish")),
         "leaf": Pick(("respond", "rollout")),
-        "inference": Pick(_FLAG),
-        "respond": Pick(_FLAG),
-        "race": Pick(_FLAG),
-        "learn_play": Pick(_FLAG),
+        "race_near": Pick(_FLAG),
     },
 }
 """Per built-in bot, the parameters a client on the network may set and their caps;
