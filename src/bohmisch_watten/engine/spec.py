@@ -108,6 +108,7 @@ def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of bot specs at the commas outside quotes and
     brackets, stripping each spec and dropping empty ones.
 
+    >>> from bohmisch_watten.engine.spec import split_specs
     >>> split_specs("engine:./e --names 'a,b',random")
     ["engine:./e --names 'a,b'", 'random']
 
