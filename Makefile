@@ -5,26 +5,30 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo example test lint typecheck pytest browser bench bench-compare bench-long docs clean golden
+.PHONY: demo example test lint typecheck pytest browser wheel-smoke bench bench-compare bench-long docs clean golden
+
+# Every install takes its exact versions from constraints.txt (pyproject.toml states
+# the supported ranges; CI tests this one pick of them).
+PIP_INSTALL = $(BIN)/python -m pip install --quiet -c constraints.txt
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Stamp files: reinstall only when pyproject.toml changes.
-$(VENV)/.run-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# Stamp files: reinstall only when pyproject.toml or constraints.txt changes.
+$(VENV)/.run-installed: pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP_INSTALL) -e .
 	touch $@
 
 # The extras whose code the tests exercise: the arena's --plot and its Ray backend,
 # the OpenSpiel, PettingZoo and Gymnasium adapters, the trained PolicyBot (PyTorch) and
 # the server's PostgreSQL storage.
-$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train,postgres]'
+$(VENV)/.dev-installed: pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP_INSTALL) -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train,postgres]'
 	touch $@ $(VENV)/.run-installed
 
-$(VENV)/.docs-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[docs,openspiel,pettingzoo,gymnasium,train]'
+$(VENV)/.docs-installed: pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP_INSTALL) -e '.[docs,pettingzoo,gymnasium]'
 	touch $@ $(VENV)/.run-installed
 
 demo: $(VENV)/.run-installed
@@ -37,7 +41,7 @@ ARGS ?=
 example: $(VENV)/.run-installed
 	$(BIN)/python examples/$(NAME).py $(ARGS)
 
-test: lint typecheck pytest browser
+test: lint typecheck pytest browser wheel-smoke
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
@@ -55,6 +59,12 @@ pytest: $(VENV)/.dev-installed
 browser: $(VENV)/.dev-installed
 	$(BIN)/pytest tests/browser -p no:cacheprovider
 
+# The package as a user gets it: build the sdist and the wheel, twine check them, install
+# the wheel (not editable) into fresh venvs -- no extras, then each extra alone -- and run
+# the commands, the README's examples and each extra's entry point there.
+wheel-smoke: $(VENV)/.dev-installed
+	$(BIN)/python .ci/wheel_smoke.py
+
 # Rewrite the golden playthroughs in tests/golden/ after an intended change (see its README).
 golden: $(VENV)/.run-installed
 	$(BIN)/python tests/golden/regenerate.py
@@ -71,7 +81,7 @@ bench: $(VENV)/.run-installed
 
 # Side by side with OpenSpiel's C++ Hearts in the same process (installs open_spiel).
 $(VENV)/.openspiel-installed: | $(BIN)/python
-	$(BIN)/python -m pip install --quiet open-spiel==2.0.2
+	$(PIP_INSTALL) open-spiel
 	touch $@
 
 bench-compare: $(VENV)/.run-installed $(VENV)/.openspiel-installed

@@ -8,8 +8,16 @@ medians.  Whole games with the ``event`` messages the arena sends are timed too 
 decision, events included).  Engines: the C example (built with gcc if there is one),
 the JavaScript example (if Node is installed) and the standard-library Python example.
 
+``--served`` measures instead the library's own engine (``python -m bohmisch_watten
+engine --bot random``) at seat 0 of whole four-player games against random bots, as the
+arena plays them (events included), in each protocol: the mean and median milliseconds
+of a decision, the mean by deal number, and the largest ``decide`` line the host wrote.
+Long games come from a high start score (``--long-start``), the rest from the default
+rules.
+
     nice -n 5 python benchmarks/engine.py                    # 3 repeats of 2000 decisions
     python benchmarks/engine.py --decisions 500 --repeats 1  # a quick look
+    python benchmarks/engine.py --served --games 8 --long-games 2   # the served engine
 """
 
 from __future__ import annotations
@@ -25,9 +33,10 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from bohmisch_watten import GameState, new_game
+from bohmisch_watten import GameState, Rules, new_game
 from bohmisch_watten.bots import Bot, RandomBot
 from bohmisch_watten.engine import Engine
+from bohmisch_watten.engine.protocol import DecideEncoder
 from bohmisch_watten.events import describe
 from bohmisch_watten.views import PlayerView
 
@@ -104,6 +113,105 @@ def game_time(bot: Bot, games: int, seed: int) -> tuple[float, int]:
     return spent, decisions
 
 
+BUCKETS = ((1, 5), (6, 10), (11, 20), (21, 40), (41, 60), (61, 100), (101, 500))
+
+
+def served_game(
+    engine: Engine, seed: int, rules: Rules, max_deals: int
+) -> list[tuple[int, float, int]]:
+    """One arena-like game, the engine at seat 0: per decision of seat 0, its deal
+    number, its milliseconds (``choose``, the queued events written with it) and the
+    bytes the host wrote for it (``deal_over`` lines included), measured untimed."""
+    rng = random.Random(seed)
+    others = RandomBot()
+    protocol = getattr(engine, "protocol", None) or 1  # None: a release without protocol 2
+    sizes = DecideEncoder(protocol) if protocol != 1 else DecideEncoder()
+    state = new_game(4, rules=rules)
+    engine.new_game(4, 0, rules, state.position, seed)
+    out = []
+    while not state.is_terminal and state.deal_number <= max_deals:
+        seat = state.current_player
+        if seat is None:
+            action = state.sample_chance(rng)
+        elif seat == 0:
+            view = state.view(0)
+            begin = time.perf_counter()
+            action = engine.choose(view, rng)
+            elapsed = 1000 * (time.perf_counter() - begin)
+            out.append((state.deal_number, elapsed, len(sizes.encode(view, engine.timeout_ms)[0])))
+        else:
+            action = others.choose(state.view(seat), rng)
+        after = state.apply(action)
+        engine.observe(describe(state, action, after, observer=0))
+        state = after
+    return out
+
+
+def warm_up() -> None:
+    """Load this process's lazy tables (the exchange's take ~0.1 s, once per process,
+    paid in an arena by the first bot to list exchange actions) before timing."""
+    rng = random.Random(0)
+    state = new_game(4)
+    while not state.is_terminal and state.deal_number < 3:
+        state = state.apply(
+            state.sample_chance(rng) if state.is_chance_node else rng.choice(state.legal_actions())
+        )
+
+
+def served(
+    games: int,
+    long_games: int,
+    long_start: int,
+    max_deals: int,
+    seed: int,
+    default_only: bool,
+    rows: Sequence[str] = ("1", "2", "floor"),
+) -> None:
+    """The served random bot in protocols 1 and 2: the table of ``--served``.
+
+    ``default_only``: one row, the engine with its default settings (the way to measure
+    an earlier release of the library, which has no ``--protocol``).
+    """
+    warm_up()
+    print(f"python -m bohmisch_watten engine --bot random at seat 0 of {games} default games"
+          f" and {long_games} games with start_score={long_start} (cap {max_deals} deals),"
+          " 4 players, random bots at the other seats")  # fmt: skip
+    heads = " ".join(f"{f'{low}-{high}':>8}" for low, high in BUCKETS)
+    print(f"{'protocol':8} {'decisions':>9} {'deals':>5} {'mean':>7} {'median':>7} {heads}"
+          f" {'largest decide':>15}")  # fmt: skip
+    served_command = [sys.executable, "-m", "bohmisch_watten", "engine", "--bot", "random"]
+    floor = [sys.executable, str(EXAMPLES / "random_engine.py")]
+    runs = [
+        ("1", 1, [*served_command, "--protocol", "1"]),
+        ("2", 2, [*served_command, "--protocol", "2"]),
+        ("floor", 1, floor),
+    ]
+    chosen = [run for run in runs if run[0] in rows]
+    for label, protocol, command in [("default", 0, served_command)] if default_only else chosen:
+        rows: list[tuple[int, float, int]] = []
+        deals = 0
+        plan = [(seed + g, Rules()) for g in range(games)]
+        plan += [(seed + 1000 + g, Rules(start_score=long_start)) for g in range(long_games)]
+        with Engine.popen(command, hello_timeout_ms=60_000, timeout_ms=60_000) as engine:
+            assert getattr(engine, "protocol", 1) == protocol or not protocol
+            for game_seed, rules in plan:
+                rows.extend(found := served_game(engine, game_seed, rules, max_deals))
+                deals = max(deals, found[-1][0])
+        times = [ms for _, ms, _ in rows]
+        cells = []
+        for low, high in BUCKETS:
+            bucket = [ms for deal, ms, _ in rows if low <= deal <= high]
+            cells.append(f"{statistics.mean(bucket):8.2f}" if bucket else f"{'-':>8}")
+        print(f"{label:<8} {len(times):9d} {deals:5d} {statistics.mean(times):7.2f}"
+              f" {statistics.median(times):7.2f} {' '.join(cells)}"
+              f" {max(size for _, _, size in rows):15,d}")  # fmt: skip
+    print("milliseconds per decision of seat 0 (the mean by deal number under the deal"
+          " ranges); largest decide: bytes the host wrote for one decision (protocol 2:"
+          " the decide with any deal_over lines before it); floor: the standard-library"
+          " example engine examples/engines/random_engine.py, which reads no view, in"
+          " protocol 1")  # fmt: skip
+
+
 def p99(values: Sequence[float]) -> float:
     return statistics.quantiles(values, n=100)[98]
 
@@ -128,7 +236,23 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--games", type=int, default=10, help="whole games per repeat")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--served", action="store_true", help="time the served random bot")
+    parser.add_argument("--long-games", type=int, default=2, help="with --served")
+    parser.add_argument("--long-start", type=int, default=100, help="with --served")
+    parser.add_argument("--max-deals", type=int, default=500, help="with --served")
+    parser.add_argument(
+        "--default-only", action="store_true", help="with --served: the engine's defaults only"
+    )
+    parser.add_argument(
+        "--rows", default="1,2,floor", help="with --served: which of 1, 2, floor to run"
+    )
     args = parser.parse_args()
+    if args.served:
+        served(
+            args.games, args.long_games, args.long_start, args.max_deals, args.seed,
+            args.default_only, args.rows.split(","),
+        )  # fmt: skip
+        return
     games = games_of_views(args.decisions, args.seed)
     with tempfile.TemporaryDirectory() as build:
         commands = engines(Path(build))

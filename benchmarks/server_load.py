@@ -77,6 +77,7 @@ def start_server(
     command = [sys.executable, "-m", "bohmisch_watten", "serve", "--db", db]
     command += ["--port", str(port), "--max-tables", str(max_tables), "--delay", "0"]
     command += ["--rate", "1000"]  # the clients move as fast as frames come
+    command += ["--tables-per-client", str(max_tables)]  # all the tables from one address
     if group:
         command.append("--group-moves")
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
@@ -95,7 +96,10 @@ def start_server(
 def create_table(base: str, players: int) -> dict[str, Any]:
     body = {"players": players, "humans": 2, "bots": ["random"] * (players - 2), "delay": 0}
     request = urllib.request.Request(
-        base + "/api/tables", data=json.dumps(body).encode(), method="POST"
+        base + "/api/tables",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         answer: dict[str, Any] = json.load(response)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 from pathlib import Path
 
@@ -216,3 +217,30 @@ def test_annotations_only_for_type_checking_and_inherited_constructors(mybot: Pa
         make_bot("badfile.Bot")
     with pytest.raises(ValueError, match="a dotted class path is package.module.Class"):
         make_bot("mybot.")
+
+
+def test_a_file_named_without_dot_slash_and_py_gets_the_spec_meant(mybot: Path) -> None:
+    """``mybot:CountingBot`` beside ./mybot.py: the message gives ./mybot.py:CountingBot."""
+    with pytest.raises(ValueError, match="unknown bot 'mybot'") as error:
+        make_bot("mybot:CountingBot")
+    assert str(error.value).endswith("; ./mybot.py is here: did you mean ./mybot.py:CountingBot?")
+    with pytest.raises(ValueError, match=r"did you mean ./mybot\.py:ClassName\?$"):
+        make_bot("mybot:fold_below=2")  # no class named: say where it goes
+    with pytest.raises(ValueError, match="unknown bot 'nosuchbot'") as error:
+        make_bot("nosuchbot:CountingBot")
+    assert "did you mean" not in str(error.value)  # no such file: no hint
+
+
+@pytest.mark.parametrize(
+    ("wrong", "message"),
+    [
+        ("fold_below=x", "parameter fold_below='x' must be an int"),
+        ("speed=3", "bad parameter 'speed=3' (fields: "),
+    ],
+)
+def test_a_wrong_parameter_names_the_class_not_only_the_file(
+    mybot: Path, wrong: str, message: str
+) -> None:
+    expected = "^" + re.escape(f"bot './mybot.py:CountingBot': {message}")
+    with pytest.raises(ValueError, match=expected):
+        make_bot(f"./mybot.py:CountingBot:{wrong}")

@@ -18,8 +18,9 @@ def _read(name: str) -> str:
 
 
 def _pins() -> dict[str, str]:
-    extras = tomllib.loads(_read("pyproject.toml"))["project"]["optional-dependencies"]
-    return dict(item.split("==") for group in extras.values() for item in group if "==" in item)
+    """The exact versions CI tests with (constraints.txt; pyproject.toml states ranges)."""
+    lines = [line.split(";")[0].strip() for line in _read("constraints.txt").splitlines()]
+    return dict(line.split("==") for line in lines if "==" in line and not line.startswith("#"))
 
 
 def test_pre_commit_runs_ruff_at_the_pinned_version_and_mypy_strict() -> None:

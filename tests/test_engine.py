@@ -25,6 +25,7 @@ from bohmisch_watten.engine import (
     EngineProtocolError,
     EngineTimeoutError,
 )
+from bohmisch_watten.engine.host import STDERR_LINES
 from bohmisch_watten.engine.protocol import GRACE_MS, MAX_LINE_BYTES, decide_message, encode
 from engine_scripts import PYTHON, alive, engine_script
 
@@ -77,8 +78,9 @@ def test_our_own_bot_served_as_an_engine(tmp_path: Path) -> None:
         assert view.is_legal(action)
         assert engine.warnings == ["unknown option 'colour'"]
     lines = log.read_text(encoding="utf-8").splitlines()
-    assert lines[0] == '> {"type":"hello","protocol":1}'
-    assert lines[1].startswith('< {"type":"hello","protocol":1,"name":"bohmisch_watten heuristic"')
+    assert lines[0] == '> {"type":"hello","protocol":1,"protocols":[1,2]}'
+    assert lines[1].startswith('< {"type":"hello","protocol":2,"name":"bohmisch_watten heuristic"')
+    assert engine.protocol == 2
     assert [line[:2] for line in lines] == ["> ", "< ", "> ", "> ", "> ", "< ", "> "]
     assert json.loads(lines[-1][2:]) == {"type": "quit"}
 
@@ -205,7 +207,35 @@ def test_an_engine_that_exits_at_start(tmp_path: Path) -> None:
     script = engine_script(tmp_path, 'sys.stderr.write("cannot start\\n"); sys.exit(3)')
     with pytest.raises(EngineExitedError) as error:
         Engine.popen(script, **SLOW_START)
-    assert str(error.value) == "exited with status 3 during hello; stderr ends: 'cannot start'"
+    assert (
+        str(error.value) == "exited with status 3 during hello; its stderr ends:\n    cannot start"
+    )
+
+
+def test_a_crashed_engine_shows_the_end_of_its_stack_trace(tmp_path: Path) -> None:
+    """The exception's type and message are the last line of a Python (or Java) trace:
+    the reason quotes the last 20 lines, not one."""
+    script = engine_script(
+        tmp_path,
+        """
+        for number in range(30):
+            sys.stderr.write(f"log line {number}\\n")
+        sys.stdin.readline()
+        hello()
+        next(messages())
+        raise RuntimeError("no weights file at ./weights.bin")
+        """,
+    )
+    with Engine.popen(script, **SLOW_START) as engine, pytest.raises(EngineExitedError) as error:
+        engine.choose(_first_view()[1], random.Random(0))
+    reason = str(error.value)
+    assert reason.startswith("exited with status 1 during decide; its stderr ends:\n")
+    lines = reason.splitlines()[1:]
+    assert len(lines) == STDERR_LINES == 20
+    assert lines[-1] == "    RuntimeError: no weights file at ./weights.bin"
+    assert any(line.strip().startswith("Traceback") for line in lines)
+    assert "log line 29" in reason
+    assert "log line 0\n" not in reason
 
 
 def test_an_engine_that_exits_mid_game(tmp_path: Path) -> None:
@@ -358,7 +388,8 @@ def test_an_engine_that_answers_a_message_that_needs_no_answer(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("reply", "message"),
     [
-        ('{"type": "hello", "protocol": 2, "name": "x"}', "speaks protocol '2', not 1"),
+        ('{"type": "hello", "protocol": 3, "name": "x"}', "speaks protocol '3', not one of 1, 2"),
+        ('{"type": "hello", "protocol": true, "name": "x"}', "speaks protocol 'true'"),
         ('{"type": "action"}', "answered hello with"),
     ],
 )
@@ -399,3 +430,26 @@ def test_an_engine_that_exits_right_after_hello(tmp_path: Path) -> None:
     with pytest.raises(EngineExitedError, match="exited with status 7 during decide"):
         engine.choose(_first_view()[1], random.Random(0))
     assert not alive(pid)
+
+
+def test_a_long_stderr_is_quoted_by_its_last_lines_only(tmp_path: Path) -> None:
+    """Megabytes of logs: the reason holds at most 20 whole lines of at most 200
+    characters each, from the end."""
+    script = engine_script(
+        tmp_path,
+        """
+        for number in range(20000):
+            sys.stderr.write(f"{number:06d} " + "x" * 300 + "\\n")
+        sys.stderr.write("\\n\\nFATAL the end\\n")
+        sys.exit(2)
+        """,
+    )
+    with pytest.raises(EngineExitedError) as error:
+        Engine.popen(script, **SLOW_START)
+    lines = str(error.value).splitlines()
+    assert lines[0] == "exited with status 2 during hello; its stderr ends:"
+    assert lines[-1] == "    FATAL the end"
+    assert 1 < len(lines) - 1 <= STDERR_LINES
+    assert all(len(line) <= 4 + 200 for line in lines[1:])
+    assert lines[1].strip()  # a fragment or a blank first line is not quoted
+    assert "019999" in str(error.value)

@@ -128,6 +128,21 @@ FAILURES = {
         ),
         "raised EngineExitedError: exited with status 4 during decide",
     ),
+    "crashes with a stack trace": (
+        _answering(
+            'if n == 3: raise RuntimeError("no weights file")\n'
+            'send({"type": "action", "action": message["legal"][0]})'
+        ),
+        "exited with status 1 during decide; its stderr ends:\n    Traceback",
+    ),
+    "closes its stdout": (
+        _answering("os.close(1); time.sleep(30)"),
+        "raised EngineExitedError: closed its stdout during decide",
+    ),
+    "speaks another version": (
+        'sys.stdin.readline(); send({"type": "hello", "protocol": 3, "name": "x"})',
+        "raised EngineProtocolError: speaks protocol '3', not one of 1, 2",
+    ),
     "answers past its time": (
         _answering("time.sleep(30)"),
         "raised EngineTimeoutError: did not answer decide within 450 ms (200 ms + 250 ms grace)",
@@ -181,7 +196,7 @@ def test_a_failing_engine_forfeits_with_its_reason(
     bot = next(bot for bot in document["bots"] if bot["name"] == spec)
     assert bot["forfeits"] == 2
     assert all(reason in text for text in bot["forfeit_reasons"])
-    assert "incident: game 1: engine:" in to_table(summary)
+    assert f"FORFEITS: {spec} forfeited 2 of 2 games" in to_table(summary)
     logged = [r.getMessage() for r in caplog.records if r.name == "bohmisch_watten.arena"]
     assert len(logged) == 2
     assert all(reason in message for message in logged)
@@ -202,9 +217,29 @@ def test_the_arena_command_takes_engines_and_writes_their_median(tmp_path: Path)
     assert [bot["name"] for bot in document["bots"]] == [spec, "random"]
 
 
-def test_the_arena_command_refuses_a_missing_engine(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(
-        ["arena", "--players", "2", "--bots", "engine:./no-such-engine,random", "--quiet"]
-    )
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("engine:./no-such-engine", "'./no-such-engine' is not an executable program"),
+        (f"engine:{PYTHON} 'x", "No closing quotation"),
+        (f"engine[depth]:{PYTHON} x", "option 'depth' is not KEY=VALUE"),
+    ],
+)
+def test_the_arena_command_refuses_an_engine_spec_before_playing(
+    capsys: pytest.CaptureFixture[str], spec: str, message: str
+) -> None:
+    status = main(["arena", "--players", "2", "--bots", f"{spec},random", "--quiet"])
     assert status == 2
-    assert "'./no-such-engine' is not an executable program" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("error: ")
+    assert message.lower() in err.lower()
+
+
+def test_the_arena_command_keeps_a_quoted_comma_in_an_engine_command(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    spec = _spec([PYTHON, str(EXAMPLES / "random_engine.py")]) + " 'a,b'"
+    status = main(["arena", "--players", "2", "--bots", f"{spec},random", "--games", "2",
+                   "--jobs", "1", "--quiet", "--json", str(out)])  # fmt: skip
+    assert status == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert [bot["name"] for bot in document["bots"]] == [spec, "random"]

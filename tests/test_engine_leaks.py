@@ -14,6 +14,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +45,7 @@ def _walk(players: int, rules: Rules, seed: int, steps: int):  # type: ignore[no
     state: GameState = new_game(players, rules=rules)
     known: list[set[object]] = [set() for _ in range(players)]
     sent: list[list[tuple[dict[str, object], set[str]]]] = [[] for _ in range(players)]
+    encoders = [DecideEncoder(2) for _ in range(players)]  # protocol 2: deal_over too
     for seat in range(players):
         _look(state, seat, known[seat])
         message = new_game_message(players, seat, rules, state.position, 1)
@@ -55,6 +57,8 @@ def _walk(players: int, rules: Rules, seed: int, steps: int):  # type: ignore[no
         if mover is not None:
             message = decide_message(state.view(mover), 1000)
             sent[mover].append((message, {str(card) for card in known[mover]}))
+            for line in encoders[mover].encode(state.view(mover), 1000)[0].splitlines():
+                sent[mover].append((json.loads(line), {str(card) for card in known[mover]}))
         action = policy(state, rng)
         after = state.apply(action)
         for seat in range(players):
@@ -89,7 +93,8 @@ def test_the_checker_sees_a_hidden_card() -> None:
     assert cards_in(json.dumps({"cards": sorted(theirs)})) == theirs
 
 
-def test_the_host_writes_exactly_the_protocol_messages(tmp_path: Path) -> None:
+@pytest.mark.parametrize("protocol", [1, 2])
+def test_the_host_writes_exactly_the_protocol_messages(tmp_path: Path, protocol: int) -> None:
     """Record what an engine receives in an arena game; rebuild it with the builders."""
     received = tmp_path / "received.jsonl"
     script = engine_script(
@@ -101,7 +106,7 @@ def test_the_host_writes_exactly_the_protocol_messages(tmp_path: Path) -> None:
                 out.flush()
                 message = json.loads(line)
                 if message["type"] == "hello":
-                    hello()
+                    send({{"type": "hello", "protocol": {protocol}, "name": "recorder"}})
                 elif message["type"] == "decide":
                     send({{"type": "action", "action": message["legal"][0]}})
         """,
@@ -120,15 +125,23 @@ def test_the_host_writes_exactly_the_protocol_messages(tmp_path: Path) -> None:
         encode(hello_message()),
         encode(new_game_message(2, 0, Rules(), state.position, seed)),
     ]
+    encoder = DecideEncoder(protocol)
     for action in record.actions:
         if state.current_player == 0:
-            expected.append(encode(decide_message(state.view(0), 30_000)))
+            expected.extend(encoder.encode(state.view(0), 30_000)[0].splitlines(keepends=True))
         after = state.apply(action)
         expected.append(encode(event_message(describe(state, action, after, observer=0))))
         state = after
     expected.append(encode(quit_message()))
     assert state.is_terminal
     assert lines == expected
+    if protocol == 2:  # every finished deal but the last was sent once, in order
+        deals = [
+            json.loads(line)["deal"] for line in lines if line.startswith(b'{"type":"deal_over"')
+        ]
+        assert [deal["deal_number"] for deal in deals] == list(range(1, state.deal_number))
+    else:
+        assert not any(line.startswith(b'{"type":"deal_over"') for line in lines)
 
 
 @settings(max_examples=10, deadline=None)

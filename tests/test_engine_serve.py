@@ -15,7 +15,12 @@ from bohmisch_watten import new_game
 from bohmisch_watten.bots import HeuristicBot, RandomBot, SearchBot
 from bohmisch_watten.commands.cli import build_parser, main
 from bohmisch_watten.engine import serve
-from bohmisch_watten.engine.protocol import decide_message, encode, new_game_message
+from bohmisch_watten.engine.protocol import (
+    DecideEncoder,
+    decide_message,
+    encode,
+    new_game_message,
+)
 from bohmisch_watten.engine.serve import declared_options
 
 
@@ -163,3 +168,53 @@ def _dialogue_with(bot, lines):  # type: ignore[no-untyped-def]
     out = io.BytesIO()
     serve(bot, "served", io.BytesIO(b"".join(lines)), out)
     return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def _late_view():  # type: ignore[no-untyped-def]
+    """A view of seat 0 in a later deal with several legal actions (finished deals known)."""
+    state = new_game(2)
+    rng = random.Random(8)
+    while state.is_chance_node or state.deal_number < 3 or len(state.legal_actions()) < 2:
+        state = state.apply(
+            state.sample_chance(rng) if state.is_chance_node else rng.choice(state.legal_actions())
+        )
+    return state.view(state.current_player)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("offered", "wanted", "chosen"),
+    [(None, None, 1), ([1, 2], None, 2), ([1, 2], 1, 1), ([1], None, 1), ([1, 2, 9], 2, 2),
+     ([1], 2, 1), ("2", None, 1), ([True, "2"], None, 1)],
+)  # fmt: skip
+def test_serve_chooses_the_newest_protocol_offered_or_the_one_asked_for(
+    offered: object, wanted: int | None, chosen: int
+) -> None:
+    hello: dict[str, object] = {"type": "hello", "protocol": 1}
+    if offered is not None:
+        hello["protocols"] = offered
+    out = io.BytesIO()
+    serve(RandomBot(), "served", io.BytesIO(encode(hello)), out, protocol=wanted)
+    assert json.loads(out.getvalue())["protocol"] == chosen
+
+
+def test_serve_reads_a_protocol_2_decide_as_the_current_deal_view() -> None:
+    """The bot decides from the deal's view alone, as from the same view without the
+    finished deals; the deal_over messages before it need no answer."""
+    view = _late_view()
+    lines = DecideEncoder(2).encode(view, 1000)[0]
+    assert lines.count(b'"type":"deal_over"') == view.deal_number - 1
+    answers = _dialogue([encode({"type": "hello", "protocol": 1, "protocols": [1, 2]}), lines])
+    assert answers[0]["protocol"] == 2
+    assert "warnings" not in answers[1]
+    assert answers[1]["action"] == str(HeuristicBot().choose(view, random.Random(0)))
+
+
+def test_serve_answers_a_forced_decision_without_reading_the_view() -> None:
+    view = _view()
+    message = decide_message(view, 1000)
+    message["view"] = {"player": "nonsense"}  # would be a warning if it were read
+    only = message["legal"][-1]
+    answers = _dialogue([encode({**message, "legal": [only]}), encode(message)])
+    assert answers[0] == {"type": "action", "action": only}
+    assert answers[1]["action"] == message["legal"][0]
+    assert "FormatError" in answers[1]["warnings"][0]  # type: ignore[index]

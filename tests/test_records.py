@@ -407,3 +407,25 @@ def test_shuffle_in_a_record_is_the_whole_pack() -> None:
     shuffles = [a for a in final.record().actions if isinstance(a, Shuffle)]
     assert len(shuffles) == final.deal_number
     assert all(sorted(s.pack) == sorted(shuffles[0].pack) for s in shuffles)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["garbage\nplay EA\n", "play EA\nnot an action\n", "event: club night\ngarbage\n"],
+)
+def test_a_record_without_its_header_says_the_headers_are_missing(text: str) -> None:
+    with pytest.raises(FormatError) as error:
+        GameRecord.from_text(text)
+    message = str(error.value)
+    assert message.startswith(
+        "record: missing header line(s): format, version, players, first_dealer, rules"
+    )
+    assert "neither a header 'name: value' nor an action" in message
+    assert "record action" not in message
+
+
+def test_a_bad_action_after_the_header_is_still_told_by_its_number() -> None:
+    text = f"format: {RECORD_FORMAT}\nversion: {RECORD_VERSION}\nplayers: 2\nfirst_dealer: 0\n"
+    text += "rules: default\n"
+    with pytest.raises(FormatError, match=r"^line 6: record action 1: not an action: 'xyz'"):
+        GameRecord.from_text(text + "xyz\n")

@@ -14,15 +14,22 @@ import pytest
 
 from bohmisch_watten import (
     Action,
+    Card,
+    Exchange,
+    Fold,
     FormatError,
     GameRecord,
+    LeaveCritical,
+    Phase,
+    PlayCard,
     PlayerView,
     Rules,
+    TakeCritical,
     load_record,
     new_game,
     replay,
 )
-from bohmisch_watten.bots import HeuristicBot, SearchBot, play_out, registry
+from bohmisch_watten.bots import ExpertBot, HeuristicBot, RandomBot, SearchBot, play_out, registry
 from bohmisch_watten.commands.cli import build_parser, main
 from bohmisch_watten.review import (
     BLUNDER,
@@ -30,7 +37,9 @@ from bohmisch_watten.review import (
     MISTAKE,
     Judge,
     Review,
+    Situation,
     default_judge,
+    in_words,
     label_for,
     review,
 )
@@ -149,6 +158,14 @@ def test_to_dict_is_json(judged: Review) -> None:
     assert first["phase"] == decision.phase.name.lower()
     assert first["alternatives"][0] == {"action": first["best"], "value": first["best_value"]}
     assert data["summaries"][1]["decisions"] == judged.summaries[1].decisions
+    assert data["judge"] == "search:rollouts=12"
+    for entry, decision in zip(data["decisions"], judged.decisions, strict=True):
+        assert entry["played"] == in_words(decision.action)
+        assert entry["better"] == decision.better
+        assert entry["situation"]["text"] == decision.situation.text(decision.phase)
+        assert entry["situation"]["hand"] == [str(c) for c in decision.situation.hand]
+        trick = [{"seat": seat, "card": str(card)} for seat, card in decision.situation.trick]
+        assert entry["situation"]["trick"] == trick
 
 
 # ----------------------------------------------------------------- what the judge sees
@@ -363,27 +380,142 @@ def test_default_judge_is_the_expert_once_registered(monkeypatch: pytest.MonkeyP
 def test_default_judge_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bohmisch_watten.review.default_judge", RecordingJudge)
     result = review(short_game())
-    assert result.judge.startswith("RecordingJudge(")
+    assert result.judge == "test_review.RecordingJudge"  # no bot of the registry: its path
 
 
 # ------------------------------------------------------------------ the report
+
+
+def test_the_default_rules_are_written_default(judged: Review) -> None:
+    default = attrs.evolve(judged, rules=Rules())
+    assert format_table(default).splitlines()[0] == "Review of a 3-player game (rules: default)"
+    assert default.to_dict()["rules"] == "default"  # as records write them
 
 
 def test_table_lists_every_decision(judged: Review) -> None:
     text = format_table(judged)
     lines = text.splitlines()
     assert lines[0] == "Review of a 3-player game (rules: start_score=10)"
-    assert "SearchBot(rollouts=12" in lines[1]
+    assert lines[1] == "judge: search:rollouts=12, seed 3"  # the spec, not the repr
+    heads = [line for line in lines if line.startswith("#")]
+    assert [int(line[1:].split()[0]) for line in heads] == [d.number for d in judged.decisions]
+    for decision in judged.decisions:
+        at = lines.index(next(h for h in heads if h.startswith(f"#{decision.number} ")))
+        head, situation, played = lines[at : at + 3]
+        assert head.endswith(f"loss {decision.loss:.2f}")
+        assert (f": {decision.label}, " in head) == (decision.label is not None)
+        assert situation == "    " + decision.situation.text(decision.phase)
+        assert played.startswith(f"    you {in_words(decision.action)} ({decision.value:+.2f})")
+        if decision.better is None:
+            assert played.endswith(", the judge's choice too")
+        else:
+            assert lines[at + 3] == f"    better: {decision.better} ({decision.best.value:+.2f})"
     rows = [line.split() for line in lines if line[:4].strip().isdigit()]
-    decision_rows = rows[: len(judged.decisions)]
-    assert [int(row[0]) for row in decision_rows] == [d.number for d in judged.decisions]
-    for row, decision in zip(decision_rows, judged.decisions, strict=True):
-        assert f"{decision.loss:.2f}" in row
-        assert (row[-1] == decision.label) if decision.label else row[-1] == f"{decision.loss:.2f}"
-    for row, summary in zip(rows[len(judged.decisions) :], judged.summaries, strict=True):
+    for row, summary in zip(rows, judged.summaries, strict=True):
         assert row == [str(summary.seat), str(summary.decisions), f"{summary.average_loss:.2f}",
                        f"{summary.total_loss:.2f}", str(summary.inaccuracies),
                        str(summary.mistakes), str(summary.blunders)]  # fmt: skip
+
+
+# ------------------------------------------------------- what a player reads in it
+
+
+def test_actions_in_the_words_of_a_player() -> None:
+    hk, s9 = Card.parse("HK"), Card.parse("S9")
+    assert in_words(Exchange(frozenset())) == "kept your hand"  # not "played: exchange"
+    assert in_words(Exchange({s9, hk})) == "exchanged HK, S9"
+    assert in_words(Exchange({s9}, take_trump_card=True)) == "exchanged S9 and took the trump card"
+    assert in_words(Fold()) == "folded"
+    assert in_words(PlayCard(hk)) == "played HK"
+    assert in_words(TakeCritical()) == "took the Critical"
+    assert in_words(LeaveCritical()) == "left the Critical"
+    shuffle = new_game(2).sample_chance(random.Random(1))  # never judged: its notation
+    assert in_words(shuffle) == str(shuffle)
+
+
+def test_each_decision_shows_what_the_seat_knew(record: GameRecord, judged: Review) -> None:
+    views = decisions_with_a_choice(record)
+    phases = set()
+    for decision in judged.decisions:
+        view = views[decision.number][1]
+        situation = decision.situation
+        assert situation == Situation.of(view)
+        assert situation.hand == view.hand
+        assert situation.trump_card == view.trump_card
+        text = situation.text(decision.phase)
+        phases.add(decision.phase)
+        if decision.phase is Phase.PLAY:
+            assert situation.trick == view.trick
+            assert text.startswith("hand " + " ".join(map(str, view.hand)) + "; trump ")
+            assert f"({view.trump_suit})" in text
+            for seat, card in view.trick:
+                assert f"seat {seat} {card}" in text
+            assert ("you lead" in text) == (not view.trick)
+        elif decision.phase is Phase.EXCHANGE:
+            decided = [s for s in range(3) if s != view.player and view.exchange_counts[s] >= 0]
+            decided += [s for s in range(3) if view.folded[s]]
+            assert sorted(seat for seat, _ in situation.before) == sorted(decided)
+            assert ("before you: " in text) == bool(decided)
+            assert ("you deal" in text) == (view.dealer == view.player)
+        else:
+            assert decision.phase is Phase.CUT
+            assert situation.offered is not None
+            assert situation.offered.is_critical
+            assert f"offered the Critical {situation.offered}" in text
+    assert phases == {Phase.CUT, Phase.EXCHANGE, Phase.PLAY}  # the sample has all three
+
+
+def test_the_exchange_situation_in_words() -> None:
+    situation = Situation(
+        hand=tuple(Card.parse(c) for c in ("E7", "GA", "HK")),
+        trump_card=Card.parse("SU"),
+        dealer=True,
+        before=((1, 0), (2, None), (3, 2)),
+    )
+    assert situation.text(Phase.EXCHANGE) == (
+        "hand E7 GA HK; trump SU (Bells); you deal;"
+        " before you: seat 1 kept its hand, seat 2 folded, seat 3 exchanged 2"
+    )
+    assert situation.to_dict()["before"] == [
+        {"seat": 1, "exchanged": 0},
+        {"seat": 2, "exchanged": None},
+        {"seat": 3, "exchanged": 2},
+    ]
+    first = attrs.evolve(situation, before=(), dealer=False)
+    assert first.text(Phase.EXCHANGE).endswith("; you decide first")
+    assert Situation((), None, False, offered=Card.parse("HK")).text(Phase.CUT) == (
+        "no cards yet; offered the Critical HK"
+    )
+    assert Situation((), None, False).text(Phase.CUT) == "no cards yet"
+
+
+def test_the_judge_is_named_by_its_spec() -> None:
+    game = short_game()
+    assert review(game, ExpertBot(samples=8, exchange_samples=4)).judge == (
+        "expert:samples=8:exchange_samples=4"
+    )
+    assert review(game, SearchBot()).judge == "search"
+
+
+@pytest.mark.parametrize(
+    "bot",
+    [
+        ExpertBot(),
+        ExpertBot(race_near=False, proposals=1, leaf="rollout", time_ms=12.5, evidence=1.0),
+        SearchBot(rollouts=240, rollout="random"),
+        HeuristicBot(),
+        RandomBot(),
+    ],
+    ids=repr,
+)
+def test_a_bots_spec_makes_the_same_bot(bot: object) -> None:
+    spec = registry.bot_spec(bot)
+    assert registry.make_bot(spec) == bot
+    assert "(" not in spec
+
+
+def test_the_spec_of_a_bot_the_registry_does_not_know() -> None:
+    assert registry.bot_spec(object()) == "builtins.object"
 
 
 def test_plot_is_a_png(judged: Review, tmp_path: Path) -> None:
@@ -489,7 +621,7 @@ def test_command_default_judge(
 ) -> None:
     monkeypatch.setattr("bohmisch_watten.commands.review.default_judge", RecordingJudge)
     assert main(["review", str(SAMPLE), "--quiet", "--seats", "0"]) == 0
-    assert "judge: RecordingJudge(" in capsys.readouterr().out
+    assert "judge: test_review.RecordingJudge," in capsys.readouterr().out
 
 
 # ------------------------------------------------------------------ the web table
@@ -547,7 +679,7 @@ def test_web_review_is_computed_once_with_the_default_judge(
     table.state = replay(short_game())
     first = table.review()
     assert first is not None
-    assert first["judge"].startswith("RecordingJudge(")
+    assert first["judge"] == "test_review.RecordingJudge"
     assert first["seats"] == [0]
     assert table.review() is first
     assert len(judges) == 1
@@ -558,7 +690,13 @@ def test_web_review_is_computed_once_with_the_default_judge(
 def test_the_guides_example_is_the_commands_output(capsys: pytest.CaptureFixture[str]) -> None:
     guide = (Path(__file__).resolve().parent.parent / "docs" / "review.md").read_text("utf-8")
     assert main(["review", str(SAMPLE), "--bot", "search", "--seats", "0", "--quiet"]) == 0
-    assert "```text\n" + capsys.readouterr().out + "```" in guide
+    out = capsys.readouterr().out.splitlines()
+    example = guide.split("```text\nReview of a ", 1)[1].split("```", 1)[0]
+    lines = ("Review of a " + example).splitlines()
+    cut = lines.index("…")  # an excerpt: the first decisions, then the summary
+    assert lines[:cut] == out[:cut]
+    assert lines[cut + 1 :] == out[len(out) - len(lines) + cut + 1 :]
+    assert cut > 20
 
 
 def test_a_record_from_a_position() -> None:

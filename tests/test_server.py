@@ -34,7 +34,13 @@ QUICK = "start_score=2"
 def serving(
     db: str, group_moves: bool = False, **limits: Any
 ) -> Iterator[tuple[TestClient, GameServer]]:
-    app = create_server(open_storage(db), limits=Limits(**limits), delay=0, group_moves=group_moves)
+    app = create_server(
+        open_storage(db),
+        limits=Limits(**limits),
+        delay=0,
+        group_moves=group_moves,
+        allowed_hosts=["testserver"],  # the TestClient's name
+    )
     with TestClient(app) as client:
         yield client, app.state.server
 
@@ -168,7 +174,8 @@ def test_a_table_is_created_listed_and_served(db: str) -> None:
         ('{"rules": "pack=36"}', 400, "pack=36: the web table seats the 32-card game only"),
         ('{"delay": -1}', 400, "delay must be from 0 to 10"),
         ('{"delay": "slow"}', 400, "delay must be a number"),
-        ('{"names": [7]}', 400, "names must be a list"),
+        ('{"names": [7]}', 400, "a name must be a text"),
+        ('{"bots": ["expertt"]}', 400, "unknown bot 'expertt'"),
         ('{"names": ["' + "x" * 5000 + '"]}', 413, "the body is too long"),
     ],
 )
@@ -176,7 +183,9 @@ def test_bad_requests_are_refused_and_change_nothing(
     db: str, body: str, status: int, message: str
 ) -> None:
     with serving(db) as (client, server):
-        response = client.post("/api/tables", content=body)
+        response = client.post(
+            "/api/tables", content=body, headers={"Content-Type": "application/json"}
+        )
         assert response.status_code == status
         assert message in response.json()["error"]
         assert server.storage.count_tables(unfinished=False) == 0
@@ -305,7 +314,7 @@ def test_reconnecting_with_since_gets_what_was_missed(db: str) -> None:
         with client.websocket_connect(f"/ws/{tokens[0]}?since={now}") as a:
             assert receive(a)["type"] == "state"  # nothing missed: the frame only
         with client.websocket_connect(f"/ws/{tokens[0]}?since=junk") as a:
-            assert receive(a)["type"] == "state"
+            assert "since must be" in receive(a)["message"]
 
 
 def spectator_may_know(server: GameServer, table: int) -> set[str]:
@@ -370,7 +379,7 @@ def test_a_spectator_sees_no_card_hidden_from_every_seat(
             assert shown <= spectator_may_know(server, table)
             assert late.receive_json()["type"] == "state"
         with client.websocket_connect("/ws/watch/99") as nowhere:
-            assert nowhere.receive_json()["message"] == "no such table"
+            assert nowhere.receive_json()["message"] == "no such table (or it expired)"
 
 
 def drain(ws: Any, into: list[dict[str, Any]] | None = None) -> None:
@@ -382,7 +391,8 @@ def drain(ws: Any, into: list[dict[str, Any]] | None = None) -> None:
 
 
 def test_misbehaving_clients_are_closed_and_the_table_goes_on(db: str) -> None:
-    with serving(db, connections_per_table=3, messages_per_second=5) as (client, _):
+    limits = {"connections_per_seat": 1, "spectators_per_table": 2, "messages_per_second": 5}
+    with serving(db, **limits) as (client, _):
         answer = create(client, players=2)
         url = f"/ws/{answer['seats'][0]['token']}"
         with client.websocket_connect(url) as ws:
@@ -409,9 +419,9 @@ def test_misbehaving_clients_are_closed_and_the_table_goes_on(db: str) -> None:
             for ws in (a, b, c):
                 assert receive(ws)["type"] == "state"
             with client.websocket_connect(url) as d:
-                assert d.receive_json()["message"] == "this table has too many connections"
+                assert d.receive_json()["message"] == "this seat has too many connections"
             with client.websocket_connect(f"/ws/watch/{answer['table']}") as e:
-                assert e.receive_json()["message"] == "this table has too many connections"
+                assert e.receive_json()["message"] == "this table has too many spectators"
         with client.websocket_connect(url) as ws:  # the server is still fine
             assert receive(ws)["type"] == "state"
         with client.websocket_connect("/ws/unknown") as ws:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +73,39 @@ def test_the_away_bot_must_be_a_bot(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["serve", "--away-bot", ""])
     assert "name a bot" in capsys.readouterr().err
+
+
+def test_serve_registers_bots_and_the_names_served(
+    started: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["serve", "--bot", "deep=expert:samples=80", "--bot", "quick = random"]
+    argv += ["--host", "0.0.0.0", "--tables-per-client", "5", "--spectators", "3"]
+    argv += ["--expire-unjoined", "0", "--expire-idle", "60", "--allowed-origin", "https://a.b"]
+    assert main(argv) == 0
+    server = started[0]["app"].state.server
+    assert dict(server.bots.registered) == {"deep": "expert:samples=80", "quick": "random"}
+    limits = server.limits
+    assert (limits.tables_per_client, limits.spectators_per_table) == (5, 3)
+    assert (limits.expire_unjoined, limits.expire_idle) == (None, 60.0)
+    assert server.origins == frozenset({"https://a.b"})
+    assert "add --allowed-host" in capsys.readouterr().err  # every address, loopback names
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bot", "deep"], "--bot takes NAME=SPEC"),
+        (["--bot", "deep=expert", "--bot", "deep=random"], "a name is registered twice"),
+        (["--bot", "deep=nosuch"], "--bot bot 'deep': unknown bot 'nosuch'"),
+        (["--bot", "Deep=random"], "use lower case letters"),
+        (["--tables-per-client", "0"], "--tables-per-client must be at least 1"),
+        (["--expire-idle", "-1"], "must not be negative"),
+    ],
+)
+def test_serve_refuses_bad_security_options(
+    started: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    with pytest.raises(SystemExit) if argv == ["--bot", "deep"] else contextlib.nullcontext():
+        assert main(["serve", *argv]) == 2
+    assert message in capsys.readouterr().err
+    assert started == []

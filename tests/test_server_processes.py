@@ -64,7 +64,10 @@ def server(db: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
 
 def post(base: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
-        base + "/api/tables", data=json.dumps(body).encode(), method="POST"
+        base + "/api/tables",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         assert response.status == 201
@@ -203,7 +206,7 @@ def test_two_processes_on_one_postgres_database_serve_one_table(postgres_url: st
 
 def test_the_server_sends_frames_uncompressed(tmp_path: Path) -> None:
     """No per-message deflate: the client offers it (websockets does by default), the
-    server declines, so frames cost no compression (docs/server.md, Figures)."""
+    server declines, so frames cost no compression (benchmarks/RESULTS-web.md)."""
     with server(str(tmp_path / "plain.sqlite")) as (_, base):
         token = post(base, {"players": 2, "humans": 1, "bots": ["random"], "delay": 0})["seats"][0][
             "token"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bohmisch_watten.web._sqlite import MIGRATIONS
 from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.storage import (
     SCHEMA_VERSION,
@@ -152,6 +153,35 @@ def test_finished_tables_and_counts(storage: Storage) -> None:
     assert storage.count_tables() == 2
 
 
+def test_an_expired_table_is_marked_and_no_longer_open(storage: Storage) -> None:
+    a = storage.create_table(START, 0.0, seats())
+    b = storage.create_table(START, 0.0, seats())
+    storage.expire(a)
+    assert storage.count_tables() == 1
+    assert storage.count_tables(unfinished=False) == 2
+    assert [t.id for t in storage.tables(unfinished=True)] == [b]
+    assert [t.expired for t in storage.tables()] == [True, False]
+    assert storage.table(a).expired is True  # type: ignore[union-attr]
+
+
+def test_a_version_1_database_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "v1.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE watten_schema (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO watten_schema VALUES (1)")
+        for statement in MIGRATIONS[0]:
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO watten_tables (start, delay, created) VALUES (?, 0.0, 0.0)", (START,)
+        )
+    migrated = open_storage(str(path))
+    try:
+        (table,) = migrated.tables(unfinished=True)
+        assert table.expired is False
+    finally:
+        migrated.close()
+
+
 def test_a_second_open_sees_everything_and_keeps_the_schema(url: str) -> None:
     first = open_storage(url)
     table = first.create_table(START, 0.25, seats())
@@ -186,7 +216,7 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     open_storage(str(path)).close()
     with sqlite3.connect(path) as db:
         db.execute("UPDATE watten_schema SET version = ?", (SCHEMA_VERSION + 1,))
-    with pytest.raises(ValueError, match="schema version 2"):
+    with pytest.raises(ValueError, match=f"schema version {SCHEMA_VERSION + 1}"):
         open_storage(str(path))
 
 
@@ -196,7 +226,7 @@ def test_a_newer_postgres_schema_is_refused(postgres_url: str) -> None:
     open_storage(postgres_url).close()
     with psycopg.connect(postgres_url, autocommit=True) as db:
         db.execute("UPDATE watten_schema SET version = %s", (SCHEMA_VERSION + 1,))
-    with pytest.raises(ValueError, match="schema version 2"):
+    with pytest.raises(ValueError, match=f"schema version {SCHEMA_VERSION + 1}"):
         open_storage(postgres_url)
 
 

@@ -145,7 +145,7 @@ def test_every_log_is_kept_in_both_languages() -> None:
 
 
 def test_pages_in_the_language_asked_for(tmp_path: Path) -> None:
-    app = create_server(open_storage(str(tmp_path / "t.db")), delay=0)
+    app = create_server(open_storage(str(tmp_path / "t.db")), delay=0, allowed_hosts=["testserver"])
     with TestClient(app) as client:
         german = client.get("/", headers={"Accept-Language": "de-AT,de;q=0.9"})
         assert '<html lang="de">' in german.text

@@ -81,7 +81,9 @@ def test_every_seat_taken() -> None:
 def test_record_only_after_the_game() -> None:
     table = Table(players=2, humans=1, seed=4, rules=Rules(start_score=2))
     with serve(table) as client:
-        assert client.get("/record").status_code == 409
+        early = client.get("/record")
+        assert early.status_code == 409
+        assert early.json() == {"error": "the game is not over yet"}
         token = table.seats[0].token
         with client.websocket_connect(f"/ws/{token}") as ws:
             frame = wait_turn(ws)

@@ -9,6 +9,8 @@
   docstring, read from the same machine.
 * ``api-names`` — every name of ``bohmisch_watten.__all__`` with a link to the place
   where it is documented.
+* ``command-help NAME`` — the ``--help`` of a subcommand of the command line, as
+  argparse prints it (88 columns), so the reference cannot drift from the options.
 * ``{rule}`R25.1``` — a role that links a rule ID to its anchor on the rules page (the
   ``<a id="r25"></a>`` anchors of RULES.md, registered as labels).
 * A completeness check: every name in the ``__all__`` of every public module must be
@@ -74,14 +76,16 @@ class PhaseTransitions(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         import bohmisch_watten.phases as phases
+        import bohmisch_watten.state as state
 
         self.env.note_dependency(phases.__file__)
+        self.env.note_dependency(state.__file__)
         _, edges, _ = machine_edges()
         header = ["From", "Trigger", "Guard", "To", "Guard means"]
         rows = []
         for edge in edges:
             name = edge["guard"].removeprefix("not ")
-            meaning = _first_line(phases.GUARDS[name]) if name else ""
+            meaning = _first_line(state.GUARDS[name]) if name else ""
             if edge["guard"].startswith("not "):
                 meaning = f"Otherwise (not: {meaning})"
             trigger = edge["trigger"] + (" (auto)" if edge["auto"] else "")
@@ -138,6 +142,33 @@ def defining_module(name: str) -> str:
     if isinstance(owner, str) and owner in candidates:
         return owner
     return PACKAGE
+
+
+class CommandHelp(SphinxDirective):
+    """``command-help NAME``: ``python -m bohmisch_watten NAME --help``, generated."""
+
+    required_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        import os
+
+        from bohmisch_watten.commands.cli import build_main_parser, build_parser
+
+        name = self.arguments[0]
+        previous = os.environ.get("COLUMNS")
+        os.environ["COLUMNS"] = "88"  # argparse wraps to the terminal's width
+        try:
+            parser = build_main_parser() if name == "-" else build_parser(name)
+            text = parser.format_help()
+        finally:
+            if previous is None:
+                del os.environ["COLUMNS"]
+            else:
+                os.environ["COLUMNS"] = previous
+        block = nodes.literal_block(text, text)
+        block["language"] = "text"
+        return [block]
 
 
 class ApiNames(SphinxDirective):
@@ -455,6 +486,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("phase-diagram", PhaseDiagram)
     app.add_directive("phase-transitions", PhaseTransitions)
     app.add_directive("api-names", ApiNames)
+    app.add_directive("command-help", CommandHelp)
     app.add_role("rule", rule_role)
     app.connect("doctree-read", register_html_anchors)
     app.connect("doctree-read", check_rendered_reprs)

@@ -490,6 +490,12 @@ def _from_text(text: str | bytes, max_chars: int, first_line: int = 1) -> GameRe
         try:
             actions.append(parse_action(line))
         except FormatError as error:
+            if not header:  # no header yet: the text is no record, or lost its head
+                raise FormatError(
+                    f"record: missing header line(s): {', '.join(_HEADER_KEYS)} (a record"
+                    f" starts with them; line {number} is {line!r:.40}, neither a header"
+                    " 'name: value' nor an action)"
+                ) from None
             raise FormatError(f"line {number}: record action {len(actions) + 1}: {error}") from None
     missing = [key for key in _HEADER_KEYS if key not in header]
     if missing:

@@ -176,6 +176,12 @@ def test_play_a_whole_deal_by_clicking(server: tuple[str, Table], browser: Brows
     page.click("#review-button")
     page.wait_for_selector("#review p", timeout=60_000)
     assert " judged, average loss " in page.inner_text("#review p")
+    for row in page.locator("#review tr").all()[1:]:  # each labelled decision, in words
+        cells = row.locator("td").all_inner_texts()
+        assert cells[1].startswith(("Hand ", "no cards yet")), cells
+        assert cells[2].startswith(
+            ("kept your hand", "exchanged", "folded", "played", "took", "left")
+        )
     # the host starts a new game (R5: a winner deals)
     page.click("#again")
     page.wait_for_function("document.body.dataset.gameOver === 'false'")

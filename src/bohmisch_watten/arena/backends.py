@@ -3,15 +3,27 @@
 Every backend plays the same batches with the same pure function
 (:func:`~bohmisch_watten.arena.match.play_games`) and returns the results in game
 order, so the table does not depend on the backend or on the number of jobs.
+
+The process pool's workers end with the arena however it ends: each worker asks the
+kernel for SIGKILL when its parent dies (``PR_SET_PDEATHSIG`` on Linux) or, elsewhere,
+watches its parent from a thread, so a SIGKILLed or SIGTERMed arena leaves no worker
+playing on; the engines a worker started see their input end and exit, as the engine
+protocol asks.
 """
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from .match import ArenaSetup, GameResult, play_games
 from .schedule import GameSpec
@@ -20,6 +32,40 @@ __all__ = ["BACKENDS", "batches", "run_games"]
 
 BACKENDS = ("process", "ray")
 Progress = Callable[[int], None]
+
+_PR_SET_PDEATHSIG: Final = 1
+"""``prctl`` option (linux/prctl.h): the signal this process gets when its parent dies."""
+WATCH_S: Final = 0.5
+"""How often a worker without ``PR_SET_PDEATHSIG`` looks whether its parent is alive."""
+
+
+def _kernel_watch() -> bool:
+    """Ask Linux for SIGKILL at the parent's death; False where that is not possible."""
+    if not sys.platform.startswith("linux"):  # pragma: no cover - not Linux
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)) == 0
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return False
+
+
+def _watch(parent: int) -> None:  # pragma: no cover - the thread of non-Linux systems
+    while os.getppid() == parent:
+        time.sleep(WATCH_S)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def die_with_parent(parent: int) -> None:
+    """The pool's worker initializer: this worker ends when process ``parent`` ends.
+
+    A worker killed so does not finish its batch: its engines' stdin closes and they
+    exit; nothing of the run is left playing for a host that is gone.
+    """
+    if not _kernel_watch():  # pragma: no cover - not Linux
+        threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # pragma: no cover - the parent died before the watch
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def batches(specs: Sequence[GameSpec], jobs: int) -> list[list[GameSpec]]:
@@ -43,7 +89,9 @@ def _processes(
     # spawn: a clean interpreter per worker, the same on every platform and Python.
     context = multiprocessing.get_context("spawn")
     results: list[GameResult] = []
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         futures = [pool.submit(play_games, setup, part) for part in parts]
         for future in as_completed(futures):
             done = future.result()

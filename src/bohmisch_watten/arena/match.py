@@ -11,10 +11,15 @@ from __future__ import annotations
 import logging
 import random
 import signal
+import sys
+import sysconfig
 import threading
 import time
+import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Final
 
 import attrs
 
@@ -22,6 +27,7 @@ from ..actions import Action
 from ..bots.base import Bot
 from ..bots.registry import make_bot
 from ..engine import Engine
+from ..errors import IllegalActionError
 from ..events import describe
 from ..records import MAX_TAG_CHARS
 from ..rules import Rules
@@ -72,15 +78,18 @@ class GameResult:
         deals: deals played.
         capped: whether the game hit ``max_deals`` and was adjudicated: the lowest
             score wins, the highest loses.
-        forfeit: the seat whose bot raised, chose an illegal action or ran over the
+        forfeit: the seat whose bot raised, returned an illegal action or ran over the
             decision timeout (it alone loses, the others share the win), else None.
         incident: what happened then, for the report: the game, the bot, its seat
             and the reason.
-        reason: the forfeit's reason alone (an engine's says how it failed: exited,
-            timed out, wrote garbage or a line over the cap, an extra answer, an
-            action not legal).
+        reason: the forfeit's reason alone: ``raised TYPE: MESSAGE (at FILE:LINE in
+            FUNCTION)`` with the bot's own innermost line, ``returned an illegal action
+            X (R…: …)`` with the rule, or ``exceeded the decision timeout …``; an
+            engine's says how it failed (exited, timed out, wrote garbage or a line over
+            the cap, an extra answer, an action not legal).
         decision_seconds: per seat, the time its bot spent deciding.
-        decisions: per seat, the decisions its bot made.
+        decisions: per seat, the decisions its bot made, the forfeited one included
+            (a decision that timed out counts with its time).
         decision_ms: per seat, the milliseconds of each decision, in order (for
             medians and percentiles).
         record: the game's record in the library's text format, if asked for.
@@ -137,6 +146,78 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+_LIBRARY: Final = Path(__file__).resolve().parent.parent
+"""The package's own directory: a frame in it is the library's code, not a bot's."""
+
+
+def _inside(filename: str, folder: Path) -> bool:
+    return Path(filename).resolve().is_relative_to(folder)
+
+
+def _home(bot: Bot) -> Path | None:
+    """Where the bot's class lives: its top-level package's folder, or its module's file;
+    None for a class of this library (a built-in bot, a wrapped function)."""
+    module = sys.modules.get(type(bot).__module__)
+    top = sys.modules.get(type(bot).__module__.partition(".")[0])
+    path = getattr(top, "__path__", None) or []
+    home = Path(next(iter(path))) if path else Path(getattr(module, "__file__", None) or "")
+    home = home.resolve()
+    if not home.name or home.is_relative_to(_LIBRARY):
+        return None
+    return home
+
+
+def _installed(filename: str) -> bool:
+    """Whether a frame is the standard library's or an installed package's code."""
+    paths = sysconfig.get_paths()
+    return any(_inside(filename, Path(paths[key])) for key in ("stdlib", "purelib", "platlib"))
+
+
+def _authored(filename: str) -> bool:
+    """Whether a frame is code somebody wrote beside the bot: a real file, neither this
+    library nor installed (``<string>`` and attrs' generated methods are not)."""
+    return (
+        not filename.startswith("<")
+        and not _inside(filename, _LIBRARY)
+        and not _installed(filename)
+    )
+
+
+def _shown(filename: str) -> str:
+    path = Path(filename)
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:  # outside the working directory
+        return filename
+
+
+def _where(error: BaseException, bot: Bot) -> str:
+    """``FILE:LINE in FUNCTION`` of the bot's own innermost frame in ``error``'s traceback
+    (an exception the arena caught: at least the arena's own frame is in it).
+
+    The bot's own code first (the module or package of its class), then any code that
+    is neither this library nor installed (a wrapped function, the author's helpers),
+    then this library's (a built-in bot), then the innermost frame.
+    """
+    frames = traceback.extract_tb(error.__traceback__)
+    home = _home(bot)
+    groups = (
+        [f for f in frames if home is not None and _inside(f.filename, home)],
+        [f for f in frames if _authored(f.filename)],
+        [f for f in frames if _inside(f.filename, _LIBRARY)],
+        frames,
+    )
+    frame = next(group for group in groups if group)[-1]
+    return f"{_shown(frame.filename)}:{frame.lineno} in {frame.name}"
+
+
+def _raised(error: Exception, bot: Bot) -> str:
+    """The reason of a bot that raised: the exception and, but for an engine (whose
+    frames are the host's; its message says how it failed), the bot's line."""
+    reason = f"raised {type(error).__name__}: {error}"
+    return reason if isinstance(bot, Engine) else f"{reason} (at {_where(error, bot)})"
 
 
 def _adjudicate(scores: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -215,33 +296,40 @@ def _play(setup: ArenaSetup, spec: GameSpec, bots: list[Bot]) -> GameResult:
         seat = mover
         view = state.view(seat)
         start = time.perf_counter()
+        limit = limits[seat]
         try:
-            limit = limits[seat]
             with _time_limit(limit):
                 action = bots[seat].choose(view, rngs[seat])
             elapsed = time.perf_counter() - start
             if limit is not None and elapsed > limit:
                 raise DecisionTimeoutError
-            after = state.apply(action)
         except DecisionTimeoutError:
-            seconds[seat] += time.perf_counter() - start
-            forfeit = seat
-            reason = f"exceeded the decision timeout of {setup.decision_timeout} s"
-            break
+            elapsed = time.perf_counter() - start
+            reason = (
+                f"exceeded the decision timeout of {setup.decision_timeout} s"
+                f" (stopped after {1000 * elapsed:.0f} ms)"
+            )
         except Exception as error:  # any bug of the bot: it loses this game
-            seconds[seat] += time.perf_counter() - start
-            forfeit = seat
-            reason = f"raised {type(error).__name__}: {error}"
-            break
-        seconds[seat] += elapsed
+            elapsed = time.perf_counter() - start
+            reason = _raised(error, bots[seat])
+        seconds[seat] += elapsed  # a forfeited decision counts with its time
         times[seat].append(1000 * elapsed)
+        if reason is None:
+            try:
+                after = state.apply(action)
+            except IllegalActionError as error:  # the bot's answer, not its code: no line
+                shown = str(action) if isinstance(action, Action) else repr(action)
+                reason = f"returned an illegal action {shown[:80]} ({error})"
+        if reason is not None:
+            forfeit = seat
+            break
         _tell(engines, state, action, after)
         state = after
     incident: str | None = None
     if forfeit is not None:
         label = setup.labels[spec.seating[forfeit]]
         incident = f"game {spec.index}: {label} (seat {forfeit}) {reason}"
-        log.warning("forfeit: %s", incident)
+        log.warning("forfeit: %s", incident)  # once per game; the table sums them up
         winners = tuple(s for s in range(n) if s != forfeit)
         losers: tuple[int, ...] = (forfeit,)
     elif capped:

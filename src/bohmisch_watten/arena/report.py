@@ -147,10 +147,12 @@ def summarize(setup: ArenaSetup, results: Sequence[GameResult]) -> Summary:
 def to_table(summary: Summary) -> str:
     """The table as fixed-width text, best win rate first.
 
-    A forfeit (the bot raised, chose an illegal action or ran out of time) is a loss,
-    and the table shows it twice: in the ``forfeits`` column beside ``losses`` and in a
-    line under the table per bot that forfeited, with the first reason, so a broken bot
-    cannot hide behind a fair-looking share.
+    A forfeit (the bot raised, returned an illegal action or ran out of time) is a
+    loss, counted in the ``forfeits`` column beside ``losses``, and summed up in one
+    ``FORFEITS:`` line under the table per bot that forfeited, with the first reason,
+    so a broken bot cannot hide behind a fair-looking share.  Each game's own reason
+    is in the log (one ``forfeit:`` warning per game), the JSON and the CSV, not here
+    again.
     """
     width = max(4, *(len(line.name) for line in summary.lines))
     head = (
@@ -184,8 +186,6 @@ def to_table(summary: Summary) -> str:
                 f"FORFEITS: {line.name} forfeited {line.forfeits} of {line.games} games"
                 f" ({line.forfeits / line.games:.0%}), each counted as a loss; first: {first}"
             )
-    for incident in summary.incidents:
-        rows.append(f"incident: {incident}")
     return "\n".join(rows)
 
 

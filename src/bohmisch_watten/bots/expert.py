@@ -78,12 +78,9 @@ TABLE_BUDGETS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
 players at the table, where ``samples`` or ``proposals`` is left None.  A three-player
 deal has fewer hidden cards to place and a smaller tree to solve than a four-player one,
 so three times the worlds, each kept from twice the proposals, stay within the 100 ms a
-decision (75 ms at the median); against two ``SearchBot()`` bots they won 41.1 % of 1,260
-games where 40 worlds won 39.4 % (docs/bots.md, "The three-player table's budget").
-With four players that budget takes 115 ms at the median, past the 100 ms, and twice
-the worlds from six proposals won 31.3 % of 400 games against three ``SearchBot()``
-bots where 40 worlds won 30.2 %, and with two players four times the worlds won 54.3 %
-of 400 games against ``SearchBot()`` where 40 won 53.5 %: nothing measurable."""
+decision; against two ``SearchBot()`` bots that budget won more games than 40 worlds on
+the same seeds, and larger budgets with two or four players won nothing measurable
+(benchmarks/RESULTS-expert.md#the-three-player-tables-budget)."""
 
 _SCALE: Final = 1000
 """A value in points is handed to the solver in thousandths, a whole number."""

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import shlex
-import shutil
+from pathlib import Path
 from typing import Final
+
+import attrs
 
 from ._loading import convert_parameters, is_file_spec, load_file_object, load_object
 from .base import Bot
@@ -14,7 +15,7 @@ from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 from .search import SearchBot
 
-__all__ = ["BOT_NAMES", "make_bot"]
+__all__ = ["BOT_NAMES", "bot_spec", "make_bot"]
 
 _CLASSES: Final[dict[str, type]] = {
     "random": RandomBot,
@@ -44,23 +45,33 @@ def _target(name: str, params: list[str]) -> tuple[object, list[str]]:
         raise ValueError(
             f"unknown bot {name!r} (known: {', '.join(BOT_NAMES)}, or a dotted class path"
             " package.module.Class, a file ./file.py:Class, engine:COMMAND)"
+            + _file_hint(name, params)
         )
     return load_object(name), params
 
 
-def _engine(command: str) -> Bot:
-    """``engine:COMMAND ARGS``: a program speaking engine protocol 1, started when used."""
-    from ..engine import Engine  # engine.serve imports bots: at module level, a cycle
+def _file_hint(name: str, params: list[str]) -> str:
+    """``mybot:Clever`` where ``./mybot.py`` exists: the spec the author meant."""
+    if not name or not Path(f"{name}.py").is_file():
+        return ""
+    first = params[0].strip() if params else ""
+    attribute = first if first and "=" not in first else "ClassName"
+    return f"; ./{name}.py is here: did you mean ./{name}.py:{attribute}?"
 
-    try:
-        argv = shlex.split(command)
-    except ValueError as error:
-        raise ValueError(f"engine: bad command {command!r}: {error}") from None
-    if not argv:
-        raise ValueError("engine: needs a command, e.g. engine:./my-engine --flag")
-    if shutil.which(argv[0]) is None:
-        raise ValueError(f"engine: {argv[0]!r} is not an executable program")
-    return Engine(argv)
+
+def _label(name: str, target: object) -> str:
+    """How messages name the bot: a file spec with its class (``./mybot.py:Clever``)."""
+    if is_file_spec(name):
+        return f"{name}:{getattr(target, '__name__', '?')}"
+    return name
+
+
+def _engine(spec: str) -> Bot:
+    """``engine:COMMAND ARGS`` or ``engine[KEY=VALUE ...]:COMMAND ARGS``: a program
+    speaking the engine protocol, started when used."""
+    from ..engine.spec import engine_from_spec  # engine.serve imports bots: a cycle
+
+    return engine_from_spec(spec)
 
 
 def _policy(path: str) -> Bot:
@@ -90,8 +101,9 @@ def make_bot(spec: str) -> Bot:
     :class:`~bohmisch_watten.bots.function_bot.FunctionBot`.  When loading fails the
     message says why: no such module on ``sys.path``, the module's own import failed
     (with its message), no such name, or not a class.  ``engine:COMMAND ARGS`` is a program
-    speaking engine protocol 1 (:class:`~bohmisch_watten.engine.Engine`; the command
-    is split like a shell would, without running one).  ``policy:PATH`` is a
+    speaking the engine protocol (:class:`~bohmisch_watten.engine.Engine`; the command
+    is split like a shell would, without running one; engine options go in brackets,
+    ``engine[depth=3]:COMMAND``, see :mod:`bohmisch_watten.engine.spec`).  ``policy:PATH`` is a
     :class:`~bohmisch_watten.bots.learned.PolicyBot` playing from a checkpoint of
     ``examples/train_policy.py`` (extra ``[train]``; without PyTorch, ImportError).
 
@@ -107,13 +119,13 @@ def make_bot(spec: str) -> Bot:
     if not isinstance(spec, str):
         raise TypeError(f"make_bot: spec must be a string, got {type(spec).__name__}")
     kind, sep, command = spec.strip().partition(":")
-    if sep and kind.strip().lower() == "engine":
-        return _engine(command)
+    if spec.strip().lower().startswith(("engine:", "engine[")):
+        return _engine(spec)
     if sep and kind.strip().lower() == "policy":
         return _policy(command.strip())
     name, *params = spec.strip().split(":")
-    name = name.strip()
-    target, params = _target(name, params)
+    target, params = _target(name.strip(), params)
+    name = _label(name.strip(), target)
     if not isinstance(target, type):
         if not callable(target) or params:
             what = "a function" if callable(target) else f"a {type(target).__name__}"
@@ -130,3 +142,34 @@ def make_bot(spec: str) -> Bot:
     if not isinstance(bot, Bot):
         raise ValueError(f"bot {name!r} has no choose(view, rng) method")
     return bot
+
+
+def _spec_value(value: object) -> str:
+    """A field's value as the text :func:`make_bot` converts back to it ("None" too)."""
+    if isinstance(value, bool):
+        return "1" if value else "0"  # read back by an annotation of bool or of object
+    return str(value)
+
+
+def bot_spec(bot: object) -> str:
+    """The spec that names ``bot`` for people: ``"expert"``, ``"search:rollouts=240"``.
+
+    For a bot of :data:`BOT_NAMES` it is the name and every field that differs from its
+    default, which :func:`make_bot` reads back as an equal bot; a review or a report
+    names its bot this way instead of printing its ``repr`` with every field.  Any
+    other bot is named by its class's dotted path.
+
+    >>> from bohmisch_watten.bots import ExpertBot, SearchBot
+    >>> from bohmisch_watten.bots.registry import bot_spec
+    >>> bot_spec(ExpertBot()), bot_spec(SearchBot(rollouts=240, rollout="random"))
+    ('expert', 'search:rollouts=240:rollout=random')
+    """
+    for name, kind in _CLASSES.items():
+        if type(bot) is kind and attrs.has(kind):
+            parts = [name]
+            for field in attrs.fields(kind):
+                value = getattr(bot, field.name)
+                if field.init and field.default is not attrs.NOTHING and value != field.default:
+                    parts.append(f"{field.alias}={_spec_value(value)}")
+            return ":".join(parts)
+    return f"{type(bot).__module__}.{type(bot).__qualname__}"

@@ -3,6 +3,10 @@
 A subcommand module exposes ``DESCRIPTION`` (one line), ``add_arguments(parser)`` and
 ``run(args) -> int``; adding one is an import and a line in :data:`COMMANDS`.  Every
 subcommand also gets ``--rules`` (see :func:`bohmisch_watten.parse_rules`).
+
+Importing this package imports no optional extra: a subcommand that needs one (``serve``
+needs ``[web]``) imports it only when it runs, so the base install's command line
+starts, and a missing extra is one line naming what to install.
 """
 
 from __future__ import annotations
@@ -10,8 +14,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Final
 
-from ..web import cli as serve
-from . import arena, demo, engine, review
+from . import arena, demo, engine, review, serve
 
 __all__ = ["COMMANDS", "DEFAULT_COMMAND"]
 

@@ -20,6 +20,7 @@ from ..arena.backends import BACKENDS
 from ..arena.report import to_csv, to_json_dict, to_table, write_plot
 from ..arena.schedule import schedule
 from ..bots.registry import BOT_NAMES
+from ..engine.spec import split_specs
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
 
@@ -28,6 +29,12 @@ DESCRIPTION = "Play bots against each other (duplicate format, leagues) and prin
 _EPILOG = """\
 bots: {names}; parameters after colons, e.g. search:rollouts=60:rollout=random.
 A name given twice is two contestants, labelled random, random#2, ...
+
+forfeits: a bot that raises, returns an illegal action or runs over --decision-timeout
+loses that game; the log has one "forfeit:" line per game (the exception with the bot's
+file:line, or the illegal action with its rule), the table one FORFEITS line per bot.
+exit status: 0; 1 when any bot forfeited a game (unless --allow-forfeits); 2 for bad
+options or a missing extra.
 
 example:
   python -m bohmisch_watten arena --players 4 --bots search,heuristic,random,random \\
@@ -59,7 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="heuristic,random,random,random",
         help="comma-separated bot specs, one per contestant; more than --players makes a"
-        " league (default: heuristic,random,random,random)",
+        " league; engine:COMMAND ARGS plays a program in any language over the engine"
+        " protocol (engine[KEY=VALUE ...]:COMMAND ARGS sets its options), see"
+        " docs/engine-protocol.md (default: heuristic,random,random,random)",
     )
     parser.add_argument(
         "--games",
@@ -100,6 +109,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--plot", type=Path, metavar="FILE", help="write a PNG bar chart (extra [plot])"
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--allow-forfeits",
+        action="store_true",
+        help="exit 0 even when a bot forfeited a game (default: exit status 1)",
+    )
 
 
 def _progress_bar(total: int, quiet: bool) -> Any:
@@ -114,8 +128,18 @@ def _progress_bar(total: int, quiet: bool) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the arena the options ask for, print the table, write the files."""
-    bots = [spec.strip() for spec in args.bots.split(",") if spec.strip()]
+    """Play the arena the options ask for, print the table, write the files.
+
+    Returns:
+        0; 1 when a bot forfeited a game and ``--allow-forfeits`` is not given (a
+        script or CI running the arena must not take a crashing bot for a result);
+        2 for bad options or a missing extra.
+    """
+    try:
+        bots = split_specs(args.bots)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     if args.plot is not None:
         try:
             import matplotlib  # noqa: F401
@@ -152,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
             keep_records=args.records is not None,
             progress=bar.update,
         )
-    except ValueError as error:
+    except (ValueError, ImportError) as error:  # ImportError: a bot's extra is missing
         print(f"error: {error}", file=sys.stderr)
         return 2
     finally:
@@ -171,4 +195,12 @@ def run(args: argparse.Namespace) -> int:
             (args.records / f"game-{result.index:05d}.txt").write_text(
                 result.record, encoding="utf-8"
             )
+    forfeited = sum(result.forfeit is not None for result in results)
+    if forfeited and not args.allow_forfeits:
+        print(
+            f"error: {forfeited} of {len(results)} games ended in a forfeit (see FORFEITS);"
+            " exit status 1 (--allow-forfeits: 0)",
+            file=sys.stderr,
+        )
+        return 1
     return 0

@@ -255,7 +255,7 @@ def run(args: argparse.Namespace) -> int:
         if len(specs) != args.players:
             raise ValueError(f"--bots: {args.players} seats need 1 or {args.players} bot specs")
         bots = [make_bot(spec) for spec in specs]
-    except ValueError as error:
+    except (ValueError, ImportError) as error:  # ImportError: a bot's extra is missing
         print(f"error: {error}", file=sys.stderr)
         return 2
     play_and_print(

@@ -1,4 +1,4 @@
-"""``python -m bohmisch_watten engine --bot SPEC``: serve a bot over engine protocol 1.
+"""``python -m bohmisch_watten engine --bot SPEC``: serve a bot over the engine protocol.
 
 A host in any language starts this command and speaks the protocol of
 ``docs/engine-protocol.md`` with it on stdin and stdout; ``--log FILE`` records the
@@ -16,7 +16,7 @@ from ..engine.serve import serve
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
 
-DESCRIPTION = "Serve a bot over engine protocol 1 (JSON lines on stdin/stdout)."
+DESCRIPTION = "Serve a bot over the engine protocol (JSON lines on stdin/stdout)."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,17 +33,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " e.g. search:rollouts=200 (default random)",
     )
     parser.add_argument("--log", type=Path, metavar="FILE", help="append the dialogue to FILE")
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=(1, 2),
+        help="the protocol to choose when the host offers it (default: the newest offered;"
+        " 1 gives the bot every finished deal in each view, at a cost that grows with the"
+        " game)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until ``quit`` or the end of stdin; 2 for a bad bot spec."""
+    """Serve until ``quit`` or the end of stdin; 2 for a bad bot spec or a missing extra."""
     try:
         bot = make_bot(args.bot)
-    except ValueError as error:
+    except (ValueError, ImportError) as error:  # ImportError: the bot's extra is missing
         print(f"error: {error}", file=sys.stderr)
         return 2
     name = f"bohmisch_watten {args.bot}"
     if args.log is None:
-        return serve(bot, name, sys.stdin.buffer, sys.stdout.buffer)
+        return serve(bot, name, sys.stdin.buffer, sys.stdout.buffer, protocol=args.protocol)
     with args.log.open("a", encoding="utf-8") as log:
-        return serve(bot, name, sys.stdin.buffer, sys.stdout.buffer, log)
+        return serve(bot, name, sys.stdin.buffer, sys.stdout.buffer, log, args.protocol)

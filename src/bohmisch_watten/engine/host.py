@@ -1,7 +1,7 @@
 """The host side: an engine program as a :class:`~bohmisch_watten.bots.Bot`.
 
-:class:`Engine` starts the program, speaks protocol 1 with it over its stdin and stdout
-and turns every way it can misbehave into an :class:`EngineError` that says what
+:class:`Engine` starts the program, speaks protocol 1 or 2 (the engine's choice) with it over its
+stdin and stdout and turns every way it can misbehave into an :class:`EngineError` that says what
 happened, raised by :meth:`Engine.choose` (the only place a bot can fail), so the arena
 forfeits the seat with that reason instead of hanging or crashing.
 
@@ -39,7 +39,7 @@ from ..views import PlayerView
 from .protocol import (
     GRACE_MS,
     MAX_LINE_BYTES,
-    PROTOCOL_VERSION,
+    PROTOCOLS,
     DecideEncoder,
     encode,
     event_message,
@@ -66,7 +66,12 @@ QUIT_WAIT_S: Final = 1.0
 """How long :meth:`Engine.close` waits for the engine to exit after ``quit``."""
 _QUEUE_BYTES: Final = 1 << 16
 """Queued messages (``new_game``, ``event``) beyond this size are written at once."""
-_STDERR_TAIL: Final = 300
+STDERR_LINES: Final = 20
+"""How many of its last stderr lines a failed engine's reason quotes (a stack trace's
+end: the exception's type and message)."""
+_STDERR_TAIL: Final = 4096
+"""The most bytes of stderr read for those lines, so a reason stays short."""
+_STDERR_LINE: Final = 200
 _SNIPPET: Final = 80
 
 
@@ -113,7 +118,7 @@ def _positive_int(name: str, value: object) -> int:
 
 
 class Engine:
-    """A bot played by another program over engine protocol 1 (``docs/engine-protocol.md``).
+    """A bot played by another program over the engine protocol (``docs/engine-protocol.md``).
 
     The constructor only records the command, so an engine is a cheap value that can be
     pickled to a worker; the process starts at the first message (or at once with
@@ -176,6 +181,8 @@ class Engine:
         self.author: str | None = None
         self.declared_options: dict[str, Any] = {}
         """The options the engine declared in its ``hello``."""
+        self.protocol: int | None = None
+        """The protocol the engine chose in its ``hello`` (None before it answered)."""
         self.warnings: list[str] = []
         """Warnings the engine reported in its answers (unknown options, …)."""
         self._process: subprocess.Popen[bytes] | None = None
@@ -253,11 +260,14 @@ class Engine:
         try:
             self._spawn()
             reply = self._ask(hello_message(), "hello", self.hello_timeout_ms, "hello")
-            if reply.get("protocol") != PROTOCOL_VERSION:
+            protocol = reply.get("protocol")
+            if isinstance(protocol, bool) or protocol not in PROTOCOLS:
                 raise EngineProtocolError(
-                    f"speaks protocol {_snippet(json.dumps(reply.get('protocol')))},"
-                    f" not {PROTOCOL_VERSION}"
+                    f"speaks protocol {_snippet(json.dumps(protocol))},"
+                    f" not one of {', '.join(map(str, PROTOCOLS))}"
                 )
+            self.protocol = protocol
+            self._decide = DecideEncoder(protocol)
             name, author = reply.get("name"), reply.get("author")
             self.name = name if isinstance(name, str) else None
             self.author = author if isinstance(author, str) else None
@@ -341,8 +351,8 @@ class Engine:
         """
         self._game = (players, seat, rules)
         self._progress = ()
-        self._decide = DecideEncoder()
         self._notify(new_game_message(players, seat, rules, position, seed))
+        self._decide = DecideEncoder(self.protocol or 1)
 
     def observe(self, events: Iterable[Event]) -> None:
         """Tell the engine the seat's events (seen by this engine's seat, see
@@ -438,15 +448,25 @@ class Engine:
         except subprocess.TimeoutExpired:
             status = None
         what = "closed its stdout" if status is None else f"exited with status {status}"
-        tail = ""
-        if self._stderr is not None:
-            self._stderr.seek(0, os.SEEK_END)
-            size = self._stderr.tell()
-            self._stderr.seek(max(0, size - _STDERR_TAIL))
-            text = self._stderr.read().decode("utf-8", "replace").strip()
-            if text:
-                tail = f"; stderr ends: {text.splitlines()[-1][-_SNIPPET:]!r}"
-        return EngineExitedError(f"{what} during {during}{tail}")
+        return EngineExitedError(f"{what} during {during}{self._stderr_tail()}")
+
+    def _stderr_tail(self) -> str:
+        """The last :data:`STDERR_LINES` lines of the engine's stderr, indented under a
+        heading, or nothing if it wrote none."""
+        assert self._stderr is not None  # opened with the process
+        self._stderr.seek(0, os.SEEK_END)
+        size = self._stderr.tell()
+        self._stderr.seek(max(0, size - _STDERR_TAIL))
+        data = self._stderr.read()
+        if size > _STDERR_TAIL:  # the first line read is a fragment
+            data = data.partition(b"\n")[2]
+        lines = data.decode("utf-8", "replace").rstrip().splitlines()[-STDERR_LINES:]
+        lines = [line.rstrip()[:_STDERR_LINE] for line in lines]
+        while lines and not lines[0].strip():
+            del lines[0]
+        if not lines:
+            return ""
+        return "; its stderr ends:\n" + "\n".join("    " + line for line in lines)
 
     def _send(
         self, message: dict[str, Any] | bytes, timeout_ms: int, during: str | None = None

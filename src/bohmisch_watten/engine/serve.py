@@ -1,4 +1,4 @@
-"""The engine side: any bot of this library served over engine protocol 1.
+"""The engine side: any bot of this library served over the engine protocol.
 
 ``python -m bohmisch_watten engine --bot search:rollouts=200`` reads the host's messages
 on stdin and answers on stdout, so a program in another language (a GUI, a tournament
@@ -7,6 +7,12 @@ with :func:`~bohmisch_watten.serialization.view_from_json`, which checks it, and
 decides from it alone.  The bot's settings (the fields of
 :class:`~bohmisch_watten.bots.SearchBot` and the like) are declared as engine options
 in ``hello`` and set by an ``options`` message.
+
+It speaks protocol 2 when the host offers it: the view of a ``decide`` is then the
+current deal's, read and checked at a cost that does not grow with the game, and the
+bot decides without the finished deals (their ``deal_over`` messages are not used).
+``protocol=1`` asks for protocol 1, whose views carry every finished deal, for a bot
+that learns from them (the expert bot's inference), at a cost that grows with the game.
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ import attrs
 
 from ..bots.base import Bot
 from ..notation import action_to_string, parse_json
+from ..phases import Phase
 from ..serialization import view_from_json
-from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, encode
+from ..state import new_game
+from .protocol import MAX_LINE_BYTES, PROTOCOLS, deal_view, encode
 
 __all__ = ["declared_options", "serve"]
 
@@ -64,9 +72,39 @@ def _configured(bot: Bot, values: object, warnings: list[str]) -> Bot:
         return bot
 
 
-def _view(data: Any) -> Any:
+def _view(data: Any, legal: list[str], protocol: int) -> Any:
+    """The checked view of a ``decide``; a protocol 2 view is completed first as the
+    view of a game that started at this deal (no finished deals known)."""
+    if protocol != 1 and isinstance(data, dict):
+        data = {**data, "legal_actions": legal, "last_deal": None, "past_deals": []}
     document = {"format": "bohmisch_watten.view", "version": 1, "view": data}
     return view_from_json(json.dumps(document))
+
+
+def _warm_up() -> None:
+    """Read and check one view before answering ``hello``, which is not timed: the
+    first reading in each phase loads modules and tables (the exchange's take 0.1 s)
+    that a decision should not pay for."""
+    rng = random.Random(0)
+    state = new_game(2)
+    while state.phase is not Phase.PLAY:  # the cut (if any), the exchange, a first card
+        seat = state.current_player
+        if seat is None:
+            state = state.apply(state.sample_chance(rng))
+            continue
+        view = state.view(seat)
+        _view(deal_view(view), [str(action) for action in view.legal_actions()], 2)
+        state = state.apply(view.legal_actions()[-1])
+
+
+def _chosen(offered: object, wanted: int | None) -> int:
+    """The protocol to answer ``hello`` with: the newest both sides speak (1 if the
+    host offers no list), or ``wanted`` when the host offers it."""
+    listed = offered if isinstance(offered, list) else []
+    versions = [v for v in listed if type(v) is int and v in PROTOCOLS]
+    if wanted is not None and wanted in versions:
+        return wanted
+    return max(versions, default=1) if wanted is None else 1
 
 
 def serve(
@@ -75,18 +113,26 @@ def serve(
     stdin: IO[bytes],
     stdout: IO[bytes],
     log: IO[str] | None = None,
+    protocol: int | None = None,
 ) -> int:
     """Answer the host's messages with ``bot`` until ``quit`` or the end of ``stdin``.
 
     A message this side cannot use (bad JSON, an unknown type, a view that does not
     read back) is answered on stderr-free terms: a ``decide`` is still answered, with
     the first legal action and a warning, so the host keeps a well-formed dialogue.
+    A ``decide`` with one legal action is answered with it at once: no bot has a choice
+    there, and reading and checking the view is the costliest step of a decision.
+
+    Args:
+        protocol: the protocol to choose when the host offers it; None chooses the
+            newest the host offers.
 
     Returns:
         The exit status: 0.
     """
     rng = random.Random(0)
     warnings: list[str] = []
+    speaking = 1
 
     def send(message: dict[str, Any]) -> None:
         if warnings:
@@ -110,7 +156,9 @@ def serve(
             warnings.append(f"not JSON: {raw[:60]!r}")
             continue
         if kind == "hello":
-            send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name,
+            speaking = _chosen(message.get("protocols"), protocol)
+            _warm_up()
+            send({"type": "hello", "protocol": speaking, "name": name,
                   "author": AUTHOR, "options": declared_options(bot)})  # fmt: skip
         elif kind == "options":
             bot = _configured(bot, message.get("values"), warnings)
@@ -123,13 +171,17 @@ def serve(
                 [text for text in legal if isinstance(text, str)] if isinstance(legal, list) else []
             )
             try:
-                answer = action_to_string(bot.choose(_view(message.get("view")), rng))
+                if len(legal) == 1:  # no bot has a choice: spare reading the view
+                    answer = legal[0]
+                else:
+                    view = _view(message.get("view"), legal, speaking)
+                    answer = action_to_string(bot.choose(view, rng))
             except Exception as error:  # a view we cannot read: still answer legally
                 warnings.append(f"{type(error).__name__}: {str(error)[:100]}")
                 answer = legal[0] if legal else ""
             send({"type": "action", "action": answer})
         elif kind == "quit":
             break
-        elif kind != "event":
+        elif kind not in ("event", "deal_over"):
             warnings.append(f"unknown message type {str(kind)[:30]!r}")
     return 0

@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, runtime_checkab
 
 import attrs
 
-from ..actions import Action
+from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
 from ..bots import registry
 from ..bots.search import SearchBot
+from ..cards import Card
 from ..phases import Phase
 from ..records import GameRecord, replay
 from ..rules import Rules
@@ -44,7 +45,9 @@ __all__ = [
     "Review",
     "ReviewProgress",
     "SeatSummary",
+    "Situation",
     "default_judge",
+    "in_words",
     "label_for",
     "review",
 ]
@@ -86,6 +89,119 @@ class Judge(Protocol):
         ...  # pragma: no cover
 
 
+def in_words(action: Action) -> str:
+    """An action as a player says it: "kept your hand", "exchanged HK, S9", "folded".
+
+    The notation's ``exchange`` with no card reads as an exchange but means keeping the
+    hand and playing (R18); a review says what happened.
+
+    >>> from bohmisch_watten.review import in_words
+    >>> in_words(Exchange(frozenset())), in_words(Fold())
+    ('kept your hand', 'folded')
+    >>> in_words(Exchange({Card.parse("S9"), Card.parse("HK")}, take_trump_card=True))
+    'exchanged HK, S9 and took the trump card'
+    """
+    if isinstance(action, Exchange):
+        cards = str(action).split()[1:]
+        took = cards[-1:] == ["+trump"]
+        cards = cards[:-1] if took else cards
+        if not cards:
+            return "kept your hand"
+        return f"exchanged {', '.join(cards)}" + (" and took the trump card" if took else "")
+    if isinstance(action, PlayCard):
+        return f"played {action.card}"
+    if isinstance(action, Fold):
+        return "folded"
+    if isinstance(action, TakeCritical):
+        return "took the Critical"
+    if isinstance(action, LeaveCritical):
+        return "left the Critical"
+    return str(action)  # a chance action is never judged
+
+
+@attrs.frozen
+class Situation:
+    """What the deciding seat knew when it decided, for the people reading a review.
+
+    Only the seat's own view (R13, R23): its hand, the trump, and the decision's own
+    circumstances, which depend on the phase.
+
+    Attributes:
+        hand: the seat's cards, sorted (in the cut: the Criticals it took so far).
+        trump_card: the turned-up trump card (R15); None in the cut, before it is turned.
+        dealer: whether the seat deals this deal (it may take the trump card, R19).
+        trick: in card play, the trick so far as ``(seat, card)``, leader first (R24).
+        before: in the exchange, each seat that decided before this one as ``(seat,
+            cards exchanged)``, None for a seat that folded (R18, R21).
+        offered: in the cut, the Critical the seat looked at and may take (R12).
+    """
+
+    hand: tuple[Card, ...]
+    trump_card: Card | None
+    dealer: bool
+    trick: tuple[tuple[int, Card], ...] = ()
+    before: tuple[tuple[int, int | None], ...] = ()
+    offered: Card | None = None
+
+    @classmethod
+    def of(cls, view: PlayerView) -> Situation:
+        """The situation of the seat of ``view`` at its decision."""
+        before: tuple[tuple[int, int | None], ...] = ()
+        offered = None
+        if view.phase is Phase.EXCHANGE:
+            before = tuple(
+                (seat, None if view.folded[seat] else count)
+                for seat, count in enumerate(view.exchange_counts)
+                if seat != view.player and (view.folded[seat] or count >= 0)
+            )
+        elif view.phase is Phase.CUT:
+            looks = [look.card for look in view.cut_looks if look.seat == view.player]
+            offered = looks[-1] if looks else None
+        return cls(
+            hand=view.hand,
+            trump_card=view.trump_card,
+            dealer=view.dealer == view.player,
+            trick=view.trick if view.phase is Phase.PLAY else (),
+            before=before,
+            offered=offered,
+        )
+
+    def text(self, phase: Phase) -> str:
+        """One line: ``hand E9 EO EK S10 HA; trump HO (Hearts); trick: seat 1 G7``."""
+        parts = [f"hand {' '.join(map(str, self.hand))}" if self.hand else "no cards yet"]
+        if self.trump_card is not None:
+            parts.append(f"trump {self.trump_card} ({self.trump_card.suit})")
+        if self.dealer and phase is not Phase.PLAY:
+            parts.append("you deal")
+        if phase is Phase.PLAY:
+            plays = ", ".join(f"seat {seat} {card}" for seat, card in self.trick)
+            parts.append(f"trick: {plays}" if plays else "you lead")
+        elif phase is Phase.EXCHANGE:
+            done = ", ".join(
+                f"seat {seat} folded"
+                if count is None
+                else f"seat {seat} kept its hand"
+                if count == 0
+                else f"seat {seat} exchanged {count}"
+                for seat, count in self.before
+            )
+            parts.append(f"before you: {done}" if done else "you decide first")
+        elif self.offered is not None:
+            parts.append(f"offered the Critical {self.offered}")
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data: cards in notation."""
+        return {
+            "hand": [str(card) for card in self.hand],
+            "trump_card": None if self.trump_card is None else str(self.trump_card),
+            "dealer": self.dealer,
+            "trick": [{"seat": seat, "card": str(card)} for seat, card in self.trick],
+            "before": [{"seat": seat, "exchanged": count} for seat, count in self.before],
+            "offered": None if self.offered is None else str(self.offered),
+        }
+
+
 @attrs.frozen
 class Alternative:
     """One action the judge rated, with its value in expected points."""
@@ -114,6 +230,8 @@ class Decision:
         loss: the best value minus ``value``: 0 for the best action, never negative.
         label: ``"inaccuracy"``, ``"mistake"`` or ``"blunder"`` by :func:`label_for`,
             None for a loss below :data:`INACCURACY`.
+        situation: what the seat knew: its hand, the trump, the trick or the exchange
+            so far (:class:`Situation`).
     """
 
     number: int
@@ -127,6 +245,7 @@ class Decision:
     value: float
     loss: float
     label: Label | None
+    situation: Situation
 
     @property
     def best(self) -> Alternative:
@@ -143,8 +262,13 @@ class Decision:
         """
         return self.score - self.best.value
 
+    @property
+    def better(self) -> str | None:
+        """The judge's best action in words (:func:`in_words`), None if it was the one taken."""
+        return None if self.best.action == self.action else in_words(self.best.action)
+
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON data: actions in notation, the phase in lower case."""
+        """Plain JSON data: actions in notation and in words, the phase in lower case."""
         return {
             "number": self.number,
             "deal": self.deal,
@@ -158,6 +282,9 @@ class Decision:
             "best_value": self.best.value,
             "loss": self.loss,
             "label": self.label,
+            "played": in_words(self.action),
+            "better": self.better,
+            "situation": {**self.situation.to_dict(), "text": self.situation.text(self.phase)},
             "alternatives": [
                 {"action": str(a.action), "value": a.value} for a in self.alternatives
             ],
@@ -188,7 +315,9 @@ class Review:
     Attributes:
         num_players: the players of the game.
         rules: its rules.
-        judge: the judge's ``repr``, to tell reviews by different judges apart.
+        judge: the judge's spec (:func:`~bohmisch_watten.bots.registry.bot_spec`:
+            ``"expert"``, ``"search:rollouts=240"``), to tell reviews by different
+            judges apart.
         seed: the seed the judge's generators were drawn from.
         seats: the reviewed seats.
         decisions: every judged decision of those seats, in the order of the game.
@@ -217,7 +346,7 @@ class Review:
             "format": "bohmisch_watten.review",
             "version": 1,
             "players": self.num_players,
-            "rules": str(self.rules),
+            "rules": str(self.rules) or "default",
             "judge": self.judge,
             "seed": self.seed,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
@@ -386,6 +515,7 @@ def review(
                 value=value,
                 loss=loss,
                 label=label_for(loss),
+                situation=Situation.of(view),
             )
         )
         if progress is not None:
@@ -393,7 +523,7 @@ def review(
     return Review(
         num_players=record.num_players,
         rules=record.rules,
-        judge=repr(judge),
+        judge=registry.bot_spec(judge),
         seed=base,
         seats=chosen,
         decisions=tuple(decisions),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from . import BLUNDER, INACCURACY, MISTAKE, Decision, Review, SeatSummary
+from . import BLUNDER, INACCURACY, MISTAKE, Decision, Review, SeatSummary, in_words
 
 __all__ = ["format_table", "write_plot"]
 
@@ -30,21 +30,20 @@ def _columns(rows: Sequence[Sequence[str]], right: Sequence[bool]) -> list[str]:
     ]
 
 
-def _decision_row(decision: Decision) -> list[str]:
-    best = decision.best
-    same = best.action == decision.action
+def _decision_lines(decision: Decision) -> list[str]:
+    """A decision as a player reads it: what the seat knew, what it did, what was better."""
+    label = f"{decision.label}, " if decision.label else ""
+    played = f"you {in_words(decision.action)} ({decision.value:+.2f})"
+    better = decision.better
     return [
-        str(decision.number),
-        str(decision.deal),
-        str(decision.seat),
-        str(decision.score),
-        decision.phase.name.lower(),
-        str(decision.action),
-        f"{decision.value:+.2f}",
-        "=" if same else str(best.action),
-        "" if same else f"{best.value:+.2f}",
-        f"{decision.loss:.2f}",
-        decision.label or "",
+        f"#{decision.number}  deal {decision.deal}, seat {decision.seat}, score"
+        f" {decision.score}, {decision.phase.name.lower()}: {label}loss {decision.loss:.2f}",
+        f"    {decision.situation.text(decision.phase)}",
+        *(
+            [f"    {played}, the judge's choice too"]
+            if better is None
+            else [f"    {played}", f"    better: {better} ({decision.best.value:+.2f})"]
+        ),
     ]
 
 
@@ -61,22 +60,21 @@ def _summary_row(summary: SeatSummary) -> list[str]:
 
 
 def format_table(review: Review) -> str:
-    """The review as text: a line per decision, then a line per seat.
-
-    ``best`` is ``=`` where the action taken was the judge's best.
+    """The review as text: each decision with the seat's hand, the trump and the trick
+    (or the exchange or the cut) it was made in, what the seat did and what the judge
+    found better, in words; then a line per seat.
     """
     lines = [
-        f"Review of a {review.num_players}-player game (rules: {review.rules or 'default'})",
+        f"Review of a {review.num_players}-player game (rules: {str(review.rules) or 'default'})",
         f"judge: {review.judge}, seed {review.seed}",
         "values: expected points toward zero in the deal (R29-R30, +/- the game bonus);"
         f" loss >= {INACCURACY:g} inaccuracy, >= {MISTAKE:g} mistake, >= {BLUNDER:g} blunder",
         "",
     ]
-    head = ["#", "deal", "seat", "score", "phase", "played", "value", "best", "value", "loss"]
-    rows = [[*head, "label"]] + [_decision_row(d) for d in review.decisions]
-    right = [True] * 4 + [False, False, True, False, True, True, False]
-    lines += _columns(rows, right) if review.decisions else ["(no decision to judge)"]
-    lines.append("")
+    for decision in review.decisions:
+        lines += [*_decision_lines(decision), ""]
+    if not review.decisions:
+        lines += ["(no decision to judge)", ""]
     head = ["seat", "decisions", "average loss", "total loss", "inaccuracies", "mistakes"]
     rows = [[*head, "blunders"]] + [_summary_row(s) for s in review.summaries]
     lines += _columns(rows, [True] * 7)

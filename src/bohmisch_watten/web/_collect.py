@@ -5,7 +5,7 @@ generations are quick (a millisecond or two), but a full collection walks every 
 object: with a hundred busy tables (their states, logs and the engine's shared action
 tables) that is a quarter of a million objects and 120–300 ms on the 2-core
 development machine, several times a minute under load, and every move waiting in that
-moment waits that long (docs/server.md, Figures).  Yet the tables' data has no cycles:
+moment waits that long (benchmarks/RESULTS-web.md).  Yet the tables' data has no cycles:
 states, logs and frames are freed by reference counting, and a full collection after
 a 20-second flood found no garbage at all.
 

@@ -51,6 +51,9 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (table_id, seq))""",
     ),
+    (  # version 2
+        "ALTER TABLE watten_tables ADD COLUMN expired BOOLEAN NOT NULL DEFAULT FALSE",
+    ),
 )
 """The statements that bring the schema from version ``i`` to ``i + 1``."""
 
@@ -119,7 +122,7 @@ class PostgresStorage:
 
     def _tables(self, where: str, params: Sequence[Any]) -> list[StoredTable]:
         tables = self._rows(
-            "SELECT id, start, delay, created, finished FROM watten_tables"
+            "SELECT id, start, delay, created, finished, expired FROM watten_tables"
             f" WHERE {where} ORDER BY id",
             params,
         )
@@ -133,7 +136,9 @@ class PostgresStorage:
         ):
             seats[int(table_id)].append(StoredSeat(*seat))
         return [
-            StoredTable(int(r[0]), r[1], float(r[2]), tuple(seats[int(r[0])]), float(r[3]), r[4])
+            StoredTable(
+                int(r[0]), r[1], float(r[2]), tuple(seats[int(r[0])]), float(r[3]), r[4], r[5]
+            )
             for r in tables
         ]
 
@@ -142,7 +147,7 @@ class PostgresStorage:
         return found[0] if found else None
 
     def tables(self, *, unfinished: bool = False, after: int = 0) -> list[StoredTable]:
-        where = "id > %s" + (" AND NOT finished" if unfinished else "")
+        where = "id > %s" + (" AND NOT finished AND NOT expired" if unfinished else "")
         return self._tables(where, (after,))
 
     def find_token(self, token_hash: str) -> tuple[int, int] | None:
@@ -183,8 +188,13 @@ class PostgresStorage:
             (finished, table_id),
         )
 
+    def expire(self, table_id: int) -> None:
+        self._rows(
+            "UPDATE watten_tables SET expired = TRUE WHERE id = %s RETURNING id", (table_id,)
+        )
+
     def count_tables(self, *, unfinished: bool = True) -> int:
-        where = " WHERE NOT finished" if unfinished else ""
+        where = " WHERE NOT finished AND NOT expired" if unfinished else ""
         return int(self._rows(f"SELECT count(*) FROM watten_tables{where}")[0][0])
 
     def listen(self, callback: Callable[[int, int], None]) -> None:

@@ -8,6 +8,8 @@ at a time anyway, and a row is a few bytes.  One server process per file.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -40,6 +42,9 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
             at REAL NOT NULL,
             PRIMARY KEY (table_id, seq))""",
     ),
+    (  # version 2
+        "ALTER TABLE watten_tables ADD COLUMN expired INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 """The statements that bring the schema from version ``i`` to ``i + 1``."""
 
@@ -47,6 +52,17 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
 _ROWS_PER_STATEMENT: Final = 200
 """The most journal rows one ``INSERT`` writes (4 parameters a row, well below SQLite's
 limit of 32766 parameters); more are written in an explicit transaction."""
+
+
+def _private(path: str, *, create: bool) -> None:
+    """Make the file at ``path`` readable by its owner only (``0600``), creating it so
+    if asked: it holds every running game's deck order and the seat links' hashes."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    if create:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    with contextlib.suppress(FileNotFoundError, PermissionError):  # another owner's file
+        os.chmod(path, 0o600)
 
 
 class SqliteStorage:
@@ -62,14 +78,17 @@ class SqliteStorage:
         self.path = path
         self._lock = threading.Lock()
         try:
+            _private(path, create=True)
             self._db = sqlite3.connect(
                 path, check_same_thread=False, isolation_level=None, timeout=10
             )
             self._db.execute("PRAGMA journal_mode=WAL")
+            for suffix in ("-wal", "-shm"):  # SQLite gives them the file's mode; older
+                _private(path + suffix, create=False)  # files may have been made wider
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
-        except sqlite3.Error as error:
+        except (sqlite3.Error, OSError) as error:
             raise ValueError(f"cannot open the database {path!r}: {error}") from None
 
     def _migrate(self) -> None:
@@ -131,12 +150,14 @@ class SqliteStorage:
     def _tables(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, start, delay, created, finished FROM watten_tables"
+                "SELECT id, start, delay, created, finished, expired FROM watten_tables"
                 f" WHERE {where} ORDER BY id",
                 params,
             ).fetchall()
             return [
-                StoredTable(row[0], row[1], row[2], self._seats(row[0]), row[3], bool(row[4]))
+                StoredTable(
+                    row[0], row[1], row[2], self._seats(row[0]), row[3], bool(row[4]), bool(row[5])
+                )
                 for row in rows
             ]
 
@@ -145,7 +166,7 @@ class SqliteStorage:
         return found[0] if found else None
 
     def tables(self, *, unfinished: bool = False, after: int = 0) -> list[StoredTable]:
-        where = "id > ?" + (" AND finished = 0" if unfinished else "")
+        where = "id > ?" + (" AND finished = 0 AND expired = 0" if unfinished else "")
         return self._tables(where, (after,))
 
     def find_token(self, token_hash: str) -> tuple[int, int] | None:
@@ -224,8 +245,12 @@ class SqliteStorage:
                 "UPDATE watten_tables SET finished = ? WHERE id = ?", (int(finished), table_id)
             )
 
+    def expire(self, table_id: int) -> None:
+        with self._lock:
+            self._db.execute("UPDATE watten_tables SET expired = 1 WHERE id = ?", (table_id,))
+
     def count_tables(self, *, unfinished: bool = True) -> int:
-        where = " WHERE finished = 0" if unfinished else ""
+        where = " WHERE finished = 0 AND expired = 0" if unfinished else ""
         with self._lock:
             return int(self._db.execute(f"SELECT count(*) FROM watten_tables{where}").fetchone()[0])
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Collection
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket
 
 from ..notation import parse_json
+from ._guard import same_origin
 
-__all__ = ["MAX_MESSAGE_CHARS", "check_message", "foreign_origin"]
+__all__ = ["MAX_MESSAGE_CHARS", "MAX_NAME", "check_message", "display_name", "foreign_origin"]
 
 MAX_MESSAGE_CHARS: Final = 1024
 """The longest client message read; anything longer is refused unread."""
@@ -40,13 +43,52 @@ def check_message(text: str | None) -> dict[str, Any] | str:
     return message
 
 
-def foreign_origin(socket: WebSocket) -> str | None:
-    """Why a connection opened by another site's page is refused, None if it is ours.
+def foreign_origin(socket: WebSocket, allowed: Collection[str] = ()) -> str | None:
+    """Why a connection opened by another site's page is refused, None if it is ours
+    (or of a site in ``allowed``, origins such as ``https://example.org``).
 
     Browsers send ``Origin`` with every websocket; a page of another site must not
     play a seat even if it learnt the link.
     """
     origin = socket.headers.get("origin")
-    if origin is None or urlsplit(origin).netloc == socket.headers.get("host"):
+    if origin is None or same_origin(origin, socket.headers.get("host"), frozenset(allowed)):
         return None
     return "connections from other sites are refused"
+
+
+MAX_NAME: Final = 30
+"""The longest display name."""
+
+_OWN_NAMES: Final = re.compile(r"(you|du|spectator|zuschauer|(seat|platz)( +[0-9].*)?)", re.I)
+"""Names the page writes itself: "You" for the reader's own seat (``Du`` in German)
+and "Seat N" for a seat without a name (``Platz N``); a person named so would pass for
+the reader or for another seat."""
+_REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control, format (the direction marks and overrides such as U+202E, zero-width
+characters), surrogate, private and unassigned characters, line and paragraph
+separators."""
+
+
+def display_name(text: object) -> str:
+    """A person's display name as the table shows it: trimmed, in Unicode's composed
+    form, spaces collapsed; "" for none.
+
+    Raises:
+        ValueError: naming what is wrong: not a text, too long, a control or direction
+            character, or a name the page uses itself ("You", "Seat 2").
+    """
+    if not isinstance(text, str):
+        raise ValueError('a name must be a text such as "Anna"')
+    text = unicodedata.normalize("NFC", text[: 4 * MAX_NAME])
+    for char in text:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES:
+            raise ValueError(
+                f"a name may hold no control or direction character: U+{ord(char):04X}"
+                f" in {text.encode('ascii', 'backslashreplace').decode()[:60]!r}"
+            )
+    name = " ".join(text.split())
+    if len(name) > MAX_NAME:
+        raise ValueError(f"the name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
+    if _OWN_NAMES.fullmatch(name):
+        raise ValueError(f"{name!r} is a name the page gives seats itself: choose another")
+    return name

@@ -3,7 +3,7 @@
 A local SQLite file takes about 60 µs to commit a move, with about a dozen system
 calls, and now and then a WAL checkpoint of several milliseconds.  Made in the event
 loop's thread, every commit stopped every table for that long: a tenth of the server's
-time under load (docs/server.md, Figures).  SQLite releases the GIL while it works, so
+time under load (benchmarks/RESULTS-web.md).  SQLite releases the GIL while it works, so
 a thread of its own commits on the other core while the loop builds frames, and the
 moves that arrive while it commits wait for the next commit together: under load a
 commit holds many tables' moves, one transaction for all (``Storage.append_many``).

@@ -53,6 +53,7 @@ from ..errors import FormatError, IllegalActionError
 from ..phases import Phase
 from ._frames import encode
 from ._i18n import localized_html
+from ._outbox import Outbox
 from ._page import render_page
 from ._wire import MAX_MESSAGE_CHARS, check_message, foreign_origin
 from .table import Table, TableError
@@ -62,6 +63,13 @@ __all__ = ["MAX_MESSAGE_CHARS", "SETTLE_MOVES", "Hub", "create_app", "encode"]
 SETTLE_MOVES: Final = 64
 """The most automatic moves made at once after a move at pace 0 (a table of bots only
 would otherwise play a whole game in one go and keep the other tables waiting)."""
+
+QUEUED_FRAMES: Final = 64
+"""The most frames waiting for one socket; a client further behind is dropped."""
+QUEUED_CHARS: Final = 1 << 20
+"""The most characters waiting for one socket (frames are a few kB each)."""
+SEND_TIMEOUT: Final = 10.0
+"""Seconds a client may take to accept one frame before it is dropped."""
 
 _log = logging.getLogger(__name__)
 _HEADERS: Final = {
@@ -76,7 +84,12 @@ _HEADERS: Final = {
 
 
 class Hub:
-    """The sockets of one table and the task that makes the automatic moves."""
+    """The sockets of one table and the task that makes the automatic moves.
+
+    Every socket has an :class:`~._outbox.Outbox` (:meth:`attach`): a frame is queued,
+    never awaited, so the lock is never held while a client reads, and a client that
+    does not read is dropped instead of stalling the table.
+    """
 
     def __init__(self, table: Table, delay: float, group: bool = False) -> None:
         self.table = table
@@ -89,6 +102,25 @@ class Hub:
         self.runner: asyncio.Task[None] | None = None
         self.shown: dict[WebSocket, int] = {}
         """Per socket, the version of the last ``state`` frame it was sent."""
+        self.outboxes: dict[WebSocket, Outbox] = {}
+        self.send_timeout = SEND_TIMEOUT
+        """Seconds a client may take to accept a frame (the server sets its limit)."""
+
+    def attach(self, socket: WebSocket) -> None:
+        """Give ``socket`` its own outgoing queue (call it before sending it anything)."""
+        self.outboxes[socket] = Outbox(
+            socket,
+            frames=QUEUED_FRAMES,
+            chars=QUEUED_CHARS,
+            timeout=self.send_timeout,
+            dropped=self.dropped,
+        )
+
+    def dropped(self, socket: WebSocket) -> None:
+        """``socket`` was dropped for not reading: it gets nothing more."""
+        for sockets in self.sockets.values():
+            sockets.discard(socket)
+        self.shown.pop(socket, None)
 
     def free_seat(self) -> int | None:
         """The first human seat nobody was sent to yet, else the first without a connection."""
@@ -105,9 +137,15 @@ class Hub:
         await self.send_text(socket, encode(message))
 
     async def send_text(self, socket: WebSocket, text: str) -> None:
-        """Send one encoded frame (:func:`encode`); a socket that went away is forgotten."""
-        try:
-            await socket.send_text(text)
+        """Queue one encoded frame (:func:`encode`) for ``socket``: this never waits for
+        the client; a socket that went away is forgotten."""
+        outbox = self.outboxes.get(socket)
+        if outbox is not None:
+            outbox.put(text)
+            return
+        try:  # a socket never attached (a refusal): only its own handler waits
+            async with asyncio.timeout(self.send_timeout):
+                await socket.send_text(text)
         except Exception:  # the peer closed: its handler cleans up
             _log.debug("send to a closed socket")
 
@@ -142,6 +180,9 @@ class Hub:
     def forget(self, socket: WebSocket) -> None:
         """A socket closed: no frame is kept for it."""
         self.shown.pop(socket, None)
+        outbox = self.outboxes.pop(socket, None)
+        if outbox is not None:
+            outbox.close()
 
     async def broadcast(self) -> None:
         """Send every connection the frame of its own seat (built and encoded once per
@@ -264,14 +305,18 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
     async def record(request: Request) -> Response:
         text = table.record_text()
         if text is None:
-            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+            return JSONResponse(
+                {"error": "the game is not over yet"}, status_code=409, headers=_HEADERS
+            )
         headers = {**_HEADERS, "Content-Disposition": 'attachment; filename="watten-game.txt"'}
         return PlainTextResponse(text, headers=headers)
 
     async def review(request: Request) -> Response:
         data = await asyncio.to_thread(table.review)  # the judge searches for seconds
         if data is None:
-            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+            return JSONResponse(
+                {"error": "the game is not over yet"}, status_code=409, headers=_HEADERS
+            )
         return JSONResponse(data, headers=_HEADERS)
 
     async def socket_endpoint(socket: WebSocket) -> None:
@@ -282,6 +327,7 @@ def create_app(table: Table, *, delay: float = 0.8) -> Starlette:
             await socket.send_text(json.dumps({"type": "error", "message": refusal}))
             await socket.close(code=4403)
             return
+        hub.attach(socket)
         try:
             async with hub.lock:  # a bot may be moving in a worker thread
                 hub.sockets[seat].add(socket)

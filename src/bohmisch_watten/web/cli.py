@@ -6,6 +6,11 @@ Needs the ``[web]`` extra (``pip install 'bohmisch-watten[web]'``; PostgreSQL al
 unfinished table is resumed at start.  ``/`` is the lobby, where tables are created.
 Table options (``--players``, ``--humans``, ``--bots``, ``--seed``, ``--dealer``,
 ``--rules``) open one more table at start and print its links.
+
+What a client on the network may ask for is set here by the operator (``docs/server.md``,
+Security): the bots it may name (``--bot NAME=SPEC``), the host names served
+(``--allowed-host``), other sites allowed to write (``--allowed-origin``), and the
+limits.
 """
 
 from __future__ import annotations
@@ -27,6 +32,15 @@ DEFAULT_DB: Final = "watten.sqlite"
 """The SQLite file ``serve`` keeps its tables in unless ``--db`` says otherwise."""
 
 
+def _registered(text: str) -> tuple[str, str]:
+    name, sep, spec = text.partition("=")
+    if not sep or not name.strip() or not spec.strip():
+        raise argparse.ArgumentTypeError(
+            f"--bot takes NAME=SPEC, e.g. deep=expert:samples=80, got {text!r}"
+        )
+    return name.strip(), spec.strip()
+
+
 def _bots(text: str) -> list[str]:
     kinds = [kind.strip() for kind in text.split(",") if kind.strip()]
     for kind in kinds:
@@ -40,6 +54,39 @@ def _bots(text: str) -> list[str]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``serve``."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name clients reach the server by (the Host header; repeatable; '*':"
+        " any, behind a proxy that checks it); the loopback names and --host always",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another site whose pages may create tables and connect, e.g."
+        " https://example.org (repeatable; the server's own pages always may)",
+    )
+    parser.add_argument(
+        "--bot",
+        action="append",
+        type=_registered,
+        default=[],
+        metavar="NAME=SPEC",
+        help="register a bot clients may name, e.g. --bot mine=engine:./my_engine or"
+        " --bot deep=expert:samples=80 (repeatable); otherwise they name only the"
+        " built-in bots within their caps",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="ADDRESSES",
+        help="proxies (comma-separated addresses) whose X-Forwarded-For gives the client's"
+        " address, for the per-client limit (default: none, the peer's address counts)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any)")
     parser.add_argument(
         "--db",
@@ -48,6 +95,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-tables", type=int, default=100, help="open tables at once (default 100)"
+    )
+    parser.add_argument(
+        "--tables-per-client",
+        type=int,
+        default=20,
+        metavar="N",
+        help="tables one client address may create in an hour (default 20)",
+    )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=32,
+        metavar="N",
+        help="spectators at one table (default 32; the seats always get in)",
+    )
+    parser.add_argument(
+        "--expire-unjoined",
+        type=float,
+        default=900.0,
+        metavar="SECONDS",
+        help="a table no person joined expires after this long (default 900; 0: never)",
+    )
+    parser.add_argument(
+        "--expire-idle",
+        type=float,
+        default=3 * 3600.0,
+        metavar="SECONDS",
+        help="a table where nobody moved expires after this long (default 10800; 0: never)",
     )
     parser.add_argument(
         "--rate",
@@ -126,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from ._guard import LOOPBACK
+        from ._protocols import GuardedHTTP, GuardedWebSocket
         from .backends import open_storage
         from .server import GameServer, Limits, create_server
     except ImportError as error:  # pragma: no cover - depends on the installed extras
@@ -144,6 +221,13 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--away must be positive")
         if not args.collect_every >= 0:  # NaN too
             raise ValueError("--collect-every must not be negative")
+        if args.tables_per_client < 1 or args.spectators < 0:
+            raise ValueError("--tables-per-client must be at least 1, --spectators at least 0")
+        if not (args.expire_unjoined >= 0 and args.expire_idle >= 0):
+            raise ValueError("--expire-unjoined and --expire-idle must not be negative")
+        registered = dict(args.bot)
+        if len(registered) != len(args.bot):
+            raise ValueError("--bot: a name is registered twice")
         storage = open_storage(args.db)
     except ImportError as error:  # pragma: no cover - depends on the installed extras
         print(f"error: PostgreSQL needs the [postgres] extra ({error.name} is missing)")
@@ -153,17 +237,31 @@ def run(args: argparse.Namespace) -> int:
         return 2
     limits = Limits(
         max_tables=args.max_tables,
+        tables_per_client=args.tables_per_client,
+        spectators_per_table=args.spectators,
+        expire_unjoined=args.expire_unjoined or None,
+        expire_idle=args.expire_idle or None,
         messages_per_second=args.rate,
         away=args.away,
         away_bot=args.away_bot,
     )
-    app = create_server(
-        storage,
-        limits=limits,
-        delay=args.delay,
-        group_moves=args.group_moves,
-        collect_every=args.collect_every or None,
-    )
+    wildcard = args.host in ("0.0.0.0", "::", "")
+    hosts = {*LOOPBACK, *args.allowed_host, *([] if wildcard else [args.host])}
+    try:
+        app = create_server(
+            storage,
+            limits=limits,
+            delay=args.delay,
+            group_moves=args.group_moves,
+            collect_every=args.collect_every or None,
+            bots=registered,
+            allowed_hosts=hosts,
+            allowed_origins=args.allowed_origin,
+        )
+    except ValueError as error:
+        storage.close()
+        print(f"error: --bot {error}", file=sys.stderr)
+        return 2
     server: GameServer = app.state.server
     shown = args.db if "://" not in args.db else args.db.split("@")[-1]  # no password
     base = f"http://{args.host}:{args.port}"
@@ -178,6 +276,12 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  seat {seat.number}{host}: {base}/play/{seat.token}")
             else:
                 print(f"  seat {seat.number}: {seat.kind} bot")
+    if wildcard and not args.allowed_host:
+        print(
+            "note: listening on every address, but answering only to the loopback names:"
+            " add --allowed-host with the name or address others reach this machine by",
+            file=sys.stderr,
+        )
     sys.stdout.flush()
     uvicorn.run(
         app,
@@ -188,8 +292,14 @@ def run(args: argparse.Namespace) -> int:
         # own loop: the server runs on either.
         loop="auto",
         ws_max_size=65536,
+        # The guards of _protocols: a late request head is cut, and so is a websocket
+        # the server drops for not reading.
+        http=GuardedHTTP,
+        ws=GuardedWebSocket,
+        proxy_headers=args.forwarded_allow_ips is not None,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         # No per-message deflate: a frame is a few kB sent once a move, and compressing
-        # it cost the server as much CPU as building it (docs/server.md, Figures).
+        # it cost the server as much CPU as building it (benchmarks/RESULTS-web.md).
         ws_per_message_deflate=False,
     )
     return 0

@@ -17,6 +17,13 @@ Routes (see ``docs/server.md`` for examples):
 * ``GET /watch/ID`` and ``WS /ws/watch/ID?since=V`` — a spectator's page and connection:
   the public view only (:meth:`Table.public_frame`).
 
+Everything a client on the network may ask for is checked here and in the modules this
+one calls: bots by name only (:mod:`.network_bots`), the host names served and no
+cross-site writes (:mod:`._guard`), bodies limited while they are read, a bounded queue
+per socket (:mod:`._outbox`), spectators with a cap of their own, table creation
+limited per client address, and tables nobody uses expired (``docs/server.md``,
+Security).
+
 Every table is stored (:mod:`.storage`) and every change is committed before any frame
 showing it is sent, so a server restarted after a crash resumes every unfinished table
 where it was: same state, same links, bots carry on.  Every frame carries ``version``,
@@ -31,12 +38,16 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections import deque
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
@@ -46,14 +57,18 @@ from ..errors import FormatError
 from ..notation import parse_json
 from ..rules import rules_from_text
 from ._collect import ScheduledCollection
+from ._guard import LOOPBACK, HostGuard
 from ._i18n import localized_html
+from ._openapi import openapi
 from ._page import render_lobby, render_page
+from ._players import check as check_bot
 from ._story import KEPT
-from ._wire import MAX_MESSAGE_CHARS, foreign_origin
+from ._wire import MAX_MESSAGE_CHARS, MAX_NAME, display_name, foreign_origin
 from ._writer import JournalWriter
 from .app import Hub, encode
+from .network_bots import BotNameError, NetworkBots
 from .storage import Conflict, Storage, StoredSeat, StoredTable
-from .table import Seat, Table, hash_token
+from .table import NEW_GAME, Seat, Table, hash_token
 
 __all__ = ["GameServer", "Limits", "TableHub", "create_server"]
 
@@ -69,7 +84,14 @@ _HEADERS: Final = {
 }
 _MAX_BODY: Final = 4096
 """The longest ``POST /api/tables`` body read."""
-_MAX_NAME: Final = 30
+BODY_TIMEOUT: Final = 10.0
+"""Seconds a client has to send a request's body."""
+_ID: Final = re.compile(r"[1-9][0-9]{0,17}")
+"""A table id as a client writes it (below 2**63, what every database stores)."""
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{1,100}")
+"""A seat link's token as the server makes them (URL-safe base64)."""
+_VERSION: Final = re.compile(r"[0-9]{1,9}")
+"""A ``since`` version (or a ``Content-Length``) as a client writes it."""
 _MISSED_LIMIT: Final = KEPT
 """A client further behind than this gets the current frame only (the table keeps the
 states of that many entries to describe them, :meth:`Table.trail`)."""
@@ -85,7 +107,18 @@ class Limits:
 
     Attributes:
         max_tables: open (unfinished) tables at once; more get 429.
-        connections_per_table: sockets of players and spectators at one table.
+        tables_per_client: tables one client address may create in ``client_window``
+            seconds; more get 429 (behind a proxy, see ``serve --forwarded-allow-ips``).
+        client_window: the window of ``tables_per_client``, in seconds.
+        spectators_per_table: spectators' sockets at one table; the seats' sockets
+            do not count, so spectators can never keep a player out.
+        connections_per_seat: sockets (tabs) of one seat's link at once.
+        send_timeout: seconds a client may take to accept one frame; a client slower
+            than that, or too many frames behind, is dropped (it may reconnect).
+        expire_unjoined: seconds after which a table where no person ever connected
+            expires (None: never).
+        expire_idle: seconds after which a table where nobody moved expires (None:
+            never).  An expired table is marked so in the database and no longer served.
         message_chars: the longest message read; a longer one closes the connection.
         messages_per_second: the steady rate a connection may send (with a burst of
             twice as many); faster closes it.
@@ -96,7 +129,13 @@ class Limits:
     """
 
     max_tables: int = 100
-    connections_per_table: int = 32
+    tables_per_client: int = 20
+    client_window: float = 3600.0
+    spectators_per_table: int = 32
+    connections_per_seat: int = 8
+    send_timeout: float = 10.0
+    expire_unjoined: float | None = 900.0
+    expire_idle: float | None = 3 * 3600.0
     message_chars: int = MAX_MESSAGE_CHARS
     messages_per_second: float = 20.0
     away: float | None = None
@@ -133,19 +172,39 @@ class TableHub(Hub):
         """How many journal entries are in the database."""
         self.finished = table.state.is_terminal
         self.watchers: set[WebSocket] = set()
+        self.send_timeout = server.limits.send_timeout
+        self.born = self.moved = time.monotonic()
+        """When the table was served here, and when it last moved (:meth:`stale`)."""
+        people = {s.number for s in table.seats if s.token_hash is not None}
+        self.joined = NEW_GAME in table.journal or any(
+            seat in people for seat, _ in table.state.history
+        )
+        """Whether a person connected to a seat or moved (a table nobody joins expires);
+        a table read back from the database was joined if a person's move is in it."""
         self.away_since: dict[int, float] = dict.fromkeys(self.sockets, time.monotonic())
         self._writing: asyncio.Future[None] | None = None
         """The journal write under way, if any (:meth:`commit`)."""
         self.backoff = 0.0
         """Seconds the automatic moves wait, on top of the pace, after a failed write."""
 
-    @property
-    def connections(self) -> int:
-        """Players' and spectators' sockets at this table."""
-        return len(self.watchers) + sum(len(s) for s in self.sockets.values())
+    def dropped(self, socket: WebSocket) -> None:
+        super().dropped(socket)
+        self.watchers.discard(socket)
+
+    def stale(self, now: float, limits: Limits) -> str | None:
+        """Why the table should expire now, None if it should not."""
+        if self.finished:
+            return None
+        unjoined, idle = limits.expire_unjoined, limits.expire_idle
+        if unjoined is not None and not self.joined and now - self.born > unjoined:
+            return f"no person joined it in {unjoined:g} s"
+        if idle is not None and now - self.moved > idle:
+            return f"nobody moved in {idle:g} s"
+        return None
 
     async def broadcast(self) -> None:
         """Commit what is new, then send every socket its frame (never raises)."""
+        self.moved = time.monotonic()
         await self.commit()
         await self.send_frames()
 
@@ -233,7 +292,11 @@ class TableHub(Hub):
                 entries = await asyncio.to_thread(
                     self.server.storage.journal, self.table_id, self.table.version
                 )
+                self.moved = time.monotonic()
                 for entry in entries:  # a frame per entry, as for a move made here
+                    seat = self.table.state.current_player
+                    if seat is not None and self.table.seats[seat].is_human:
+                        self.joined = True  # a person moved through another process
                     self.table.replay(entry)
                     self.committed = self.table.version
                     await self.send_frames()
@@ -277,7 +340,7 @@ class TableHub(Hub):
         return {
             "table": self.table_id,
             "players": len(table.seats),
-            "rules": str(table.rules),
+            "rules": str(table.rules) or "default",
             "seats": [
                 {
                     "seat": s.number,
@@ -301,10 +364,31 @@ class TableHub(Hub):
         }
 
 
-def build_table(stored: StoredTable, journal: Sequence[str]) -> Table:
-    """The :class:`Table` of a stored start and journal."""
+def build_table(
+    stored: StoredTable, journal: Sequence[str], specs: Mapping[str, str] | None = None
+) -> Table:
+    """The :class:`Table` of a stored start and journal (``specs``: the operator's
+    registered bot names, :class:`~.network_bots.NetworkBots`)."""
     seats = [Seat(s.seat, s.kind, token_hash=s.token_hash, display=s.name) for s in stored.seats]
-    return Table.restore(seats, stored.start, journal)
+    return Table.restore(seats, stored.start, journal, specs=specs)
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    """An error as every route answers one: ``{"error": message}``."""
+    return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method the route does not take) in
+    the same JSON as the server's."""
+    assert isinstance(error, HTTPException)
+    return JSONResponse(
+        {"error": str(error.detail)}, status_code=error.status_code, headers=error.headers
+    )
+
+
+async def _server_error(request: Request, error: Exception) -> Response:
+    return _error("internal error", 500)
 
 
 class _BadRequest(Exception):
@@ -320,8 +404,14 @@ def _int(data: dict[str, Any], name: str, default: int) -> int:
     return value
 
 
-def _table_request(data: object, limits: Limits, default_delay: float) -> dict[str, Any]:
-    """The checked arguments of a ``POST /api/tables`` body (raises :class:`_BadRequest`)."""
+def _table_request(
+    data: object, limits: Limits, default_delay: float, bots_allowed: NetworkBots
+) -> dict[str, Any]:
+    """The checked arguments of a ``POST /api/tables`` body (raises :class:`_BadRequest`).
+
+    Each bot is read by ``bots_allowed`` (the network's one gate to the bots) before
+    anything else is checked of them, so an unknown name is what a request hears of.
+    """
     if not isinstance(data, dict):
         raise _BadRequest('the body must be a JSON object such as {"players": 4, "humans": 1}')
     unknown = sorted(set(data) - {"players", "humans", "bots", "rules", "delay", "names"})
@@ -330,10 +420,13 @@ def _table_request(data: object, limits: Limits, default_delay: float) -> dict[s
     players = _int(data, "players", 4)
     humans = _int(data, "humans", 1)
     bots = data.get("bots")
-    if bots is not None and (
-        not isinstance(bots, list) or not all(isinstance(b, str) and len(b) < 200 for b in bots)
-    ):
-        raise _BadRequest('bots must be a list of bot names such as ["search", "heuristic"]')
+    if bots is not None:
+        if not isinstance(bots, list) or len(bots) > 8:
+            raise _BadRequest('bots must be a list of bot names such as ["search", "heuristic"]')
+        try:
+            bots = [bots_allowed.resolve(bot) for bot in bots]
+        except BotNameError as error:
+            raise _BadRequest(f"bots: {error}") from None
     rules_text = data.get("rules", "")
     if not isinstance(rules_text, str) or len(rules_text) > 400:
         raise _BadRequest("rules must be a text such as 'must_head=false,schleck=none'")
@@ -349,17 +442,19 @@ def _table_request(data: object, limits: Limits, default_delay: float) -> dict[s
     if not 0 <= delay <= limits.max_delay:
         raise _BadRequest(f"delay must be from 0 to {limits.max_delay} seconds")
     names = data.get("names", [])
-    if not isinstance(names, list) or not all(
-        isinstance(n, str) and len(n.strip()) <= _MAX_NAME for n in names
-    ):
-        raise _BadRequest(f"names must be a list of texts of at most {_MAX_NAME} characters")
+    if not isinstance(names, list) or len(names) > 8:
+        raise _BadRequest(f"names must be a list of texts of at most {MAX_NAME} characters")
+    try:
+        cleaned = [display_name(name) for name in names]
+    except ValueError as error:
+        raise _BadRequest(f"names: {error}") from None
     return {
         "players": players,
         "humans": humans,
         "bots": bots,
         "rules": rules,
         "delay": float(delay),
-        "names": [n.strip() for n in names],
+        "names": cleaned,
     }
 
 
@@ -375,6 +470,10 @@ class GameServer:
         collect_every: seconds between full garbage collections, made on this clock
             instead of when CPython decides, so none stops the process mid-move
             (:mod:`~._collect`); None leaves the process's collector as it is.
+        bots: the bots a client may name (by default the built-in ones within their
+            caps, :class:`~.network_bots.NetworkBots`).
+        origins: the origins of other sites whose pages may create tables and connect
+            (``https://example.org``); the server's own always may.
     """
 
     def __init__(
@@ -384,8 +483,14 @@ class GameServer:
         delay: float = 0.8,
         group_moves: bool = False,
         collect_every: float | None = None,
+        bots: NetworkBots | None = None,
+        origins: Iterable[str] = (),
     ) -> None:
         self.storage = storage
+        self.bots = bots or NetworkBots()
+        self.origins = frozenset(origins)
+        self._created: dict[str, deque[float]] = {}
+        """Per client address, when it created its recent tables (the per-client limit)."""
         self.collector = None if collect_every is None else ScheduledCollection(collect_every)
         self.writer: JournalWriter | None = None
         """Commits the moves of a local database on a thread of its own, while the
@@ -429,7 +534,7 @@ class GameServer:
     def _build(self, stored: StoredTable) -> Table | None:
         """The table of a stored start and its journal (blocking); None if it is damaged."""
         try:
-            return build_table(stored, self.storage.journal(stored.id))
+            return build_table(stored, self.storage.journal(stored.id), self.bots.registered)
         except Exception:  # one damaged table must not keep the others from starting
             _log.exception("table %s cannot be restored; it is skipped", stored.id)
             return None
@@ -449,14 +554,14 @@ class GameServer:
         hub = self.hubs.get(table_id)
         if hub is None:
             stored = await asyncio.to_thread(self.storage.table, table_id)
-            if stored is None:
+            if stored is None or stored.expired:
                 return None
             hub = self.hubs.get(table_id) or await self._serve_stored(stored)
         return hub
 
     async def find(self, token: str) -> tuple[TableHub, int] | None:
         """The table and seat of a seat link's token, None for an unknown one."""
-        if not isinstance(token, str) or not 0 < len(token) <= 100:
+        if not isinstance(token, str) or not _TOKEN.fullmatch(token):
             return None
         digest = hash_token(token)
         found = self.tokens.get(digest) or await asyncio.to_thread(self.storage.find_token, digest)
@@ -481,6 +586,9 @@ class GameServer:
         self.storage.listen(self._moved)
         if self.limits.away is not None:
             self._spawn(self._watch_away(self.limits.away))
+        times = [t for t in (self.limits.expire_unjoined, self.limits.expire_idle) if t]
+        if times:
+            self._spawn(self._watch_stale(min(30.0, min(times) / 4)))
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -504,6 +612,37 @@ class GameServer:
                 except Exception:
                     _log.exception("handing a seat to a bot failed")
 
+    async def _watch_stale(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for hub in list(self.hubs.values()):
+                why = hub.stale(now, self.limits)
+                if why is not None:
+                    try:
+                        await self.expire(hub, why)
+                    except Exception:
+                        _log.exception("table %s: expiring it failed", hub.table_id)
+
+    async def expire(self, hub: TableHub, why: str) -> None:
+        """Give up the table of ``hub``: mark it expired in the database, stop its bots,
+        tell its sockets why and close them, and serve it no more."""
+        async with hub.lock:
+            await asyncio.to_thread(self.storage.expire, hub.table_id)
+            _log.info("table %s expired: %s", hub.table_id, why)
+            if hub.runner is not None:
+                hub.runner.cancel()
+            self.hubs.pop(hub.table_id, None)
+            for seat in hub.table.seats:
+                if seat.token_hash is not None:
+                    self.tokens.pop(seat.token_hash, None)
+            message = encode({"type": "error", "message": f"this table expired: {why}"})
+            for socket in [*hub.watchers, *(s for ss in hub.sockets.values() for s in ss)]:
+                await hub.send_text(socket, message)
+                outbox = hub.outboxes.get(socket)
+                if outbox is not None:
+                    outbox.finish(4410)
+
     async def stop(self) -> None:
         """Stop the bots and the listener; the database keeps everything."""
         for task in list(self._tasks):
@@ -520,16 +659,50 @@ class GameServer:
 
     # ------------------------------------------------------------------- HTTP
 
-    async def create(self, request: Request) -> Response:
-        body = await request.body()
+    async def _body(self, request: Request) -> bytes:
+        """The request's body, read only up to :data:`_MAX_BODY` bytes: a longer one is
+        refused as soon as that is known (its ``Content-Length`` or the first bytes
+        past the limit), never read whole (raises :class:`_BadRequest`)."""
+        too_long = _BadRequest(f"the body is too long (at most {_MAX_BODY} bytes)", 413)
+        length = request.headers.get("content-length", "").strip()
+        if (_VERSION.fullmatch(length) and int(length) > _MAX_BODY) or len(length) > 9:
+            raise too_long  # (uvicorn refuses a Content-Length that is no number)
+        body = bytearray()
         try:
-            if len(body) > _MAX_BODY:
-                raise _BadRequest(f"the body is too long (at most {_MAX_BODY} bytes)", 413)
+            async with asyncio.timeout(BODY_TIMEOUT):
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > _MAX_BODY:
+                        raise too_long
+        except TimeoutError:
+            raise _BadRequest(f"the body did not come within {BODY_TIMEOUT:g} s", 408) from None
+        return bytes(body)
+
+    def _client_may_create(self, client: str, now: float) -> bool:
+        """Whether ``client`` created fewer than its limit of tables in the window."""
+        window = self.limits.client_window
+        for address, times in list(self._created.items()):  # forget the quiet ones
+            while times and now - times[0] > window:
+                times.popleft()
+            if not times:
+                del self._created[address]
+        return len(self._created.get(client, ())) < self.limits.tables_per_client
+
+    async def create(self, request: Request) -> Response:
+        client = request.client.host if request.client is not None else "?"
+        try:
+            body = await self._body(request)
             try:  # the one hardened parser: no repeated key, no NaN, no deep nesting
                 data = parse_json(body, "the body", max_chars=_MAX_BODY, max_depth=4)
             except ValueError as error:
                 raise _BadRequest(f"the body is not JSON ({error})") from None
-            spec = _table_request(data, self.limits, self.delay)
+            spec = _table_request(data, self.limits, self.delay, self.bots)
+            if not self._client_may_create(client, time.monotonic()):
+                raise _BadRequest(
+                    f"this address created {self.limits.tables_per_client} tables in the last"
+                    f" {self.limits.client_window:g} s, the most it may: try later",
+                    429,
+                )
             open_tables = await asyncio.to_thread(self.storage.count_tables)
             if open_tables >= self.limits.max_tables:
                 raise _BadRequest(
@@ -541,11 +714,14 @@ class GameServer:
                     humans=spec["humans"],
                     bots=spec["bots"],
                     rules=spec["rules"],
+                    specs=self.bots.registered,
                 )
             except ValueError as error:
                 raise _BadRequest(str(error)) from None
         except _BadRequest as error:
-            return JSONResponse({"error": str(error)}, status_code=error.status, headers=_HEADERS)
+            headers = _HEADERS if error.status != 413 else {**_HEADERS, "Connection": "close"}
+            return JSONResponse({"error": str(error)}, status_code=error.status, headers=headers)
+        self._created.setdefault(client, deque()).append(time.monotonic())
         names = spec["names"][: len(table.human_seats)]
         for seat, name in enumerate(names):
             if name:
@@ -576,13 +752,10 @@ class GameServer:
         return JSONResponse({"tables": tables}, headers=_HEADERS)
 
     async def _hub_of(self, request: Request) -> TableHub | Response:
-        try:
-            table_id = int(request.path_params["table"])
-        except ValueError:
-            table_id = -1
-        hub = await self.hub(table_id) if table_id > 0 else None
+        text = request.path_params["table"]
+        hub = await self.hub(int(text)) if _ID.fullmatch(text) else None
         if hub is None:
-            return JSONResponse({"error": "no such table"}, status_code=404, headers=_HEADERS)
+            return _error("no such table (or it expired)", 404)
         return hub
 
     async def one_table(self, request: Request) -> Response:
@@ -597,7 +770,7 @@ class GameServer:
             return hub
         text = hub.table.record_text()
         if text is None:
-            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+            return _error("the game is not over yet", 409)
         name = f"watten-table-{hub.table_id}.txt"
         headers = {**_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
         return PlainTextResponse(text, headers=headers)
@@ -608,7 +781,7 @@ class GameServer:
             return hub
         data = await asyncio.to_thread(hub.table.review)
         if data is None:
-            return PlainTextResponse("the game is not over yet", status_code=409, headers=_HEADERS)
+            return _error("the game is not over yet", 409)
         return JSONResponse(data, headers=_HEADERS)
 
     async def lobby(self, request: Request) -> Response:
@@ -636,14 +809,17 @@ class GameServer:
     # ------------------------------------------------------------- websockets
 
     async def _refuse(self, socket: WebSocket, message: str, code: int) -> None:
-        await socket.send_text(json.dumps({"type": "error", "message": message}))
-        await socket.close(code=code)
+        with contextlib.suppress(Exception):  # a client that does not read waits no longer
+            async with asyncio.timeout(self.limits.send_timeout):
+                await socket.send_text(json.dumps({"type": "error", "message": message}))
+                await socket.close(code=code)
 
     async def _greet(self, hub: TableHub, socket: WebSocket, seat: int | None) -> None:
-        """The missed events (``?since=V``) and the current frame, in one locked step."""
+        """The missed events (``?since=V``, checked by :meth:`_refusal`) and the current
+        frame, in one locked step."""
         since = socket.query_params.get("since")
         table = hub.table
-        behind = table.version - int(since) if since and since.isdigit() and len(since) < 10 else 0
+        behind = table.version - int(since) if since is not None else 0
         if since is not None and 0 < behind <= _MISSED_LIMIT:
             events = table.missed(seat, int(since))
             await hub.send(
@@ -678,18 +854,30 @@ class GameServer:
                 _log.exception("error while handling a message")
                 await hub.send(socket, {"type": "error", "message": "internal error"})
 
+    def _refusal(self, socket: WebSocket) -> tuple[str, int] | None:
+        """Why a websocket is refused before its table is looked at, if it is."""
+        refusal = foreign_origin(socket, self.origins)
+        if refusal is not None:
+            return refusal, 4403
+        since = socket.query_params.get("since")
+        if since is not None and not _VERSION.fullmatch(since):
+            return "since must be the version of the last frame seen (a number)", 4400
+        return None
+
     async def seat_socket(self, socket: WebSocket) -> None:
         await socket.accept()
-        found = await self.find(socket.path_params["token"])
-        refusal = "unknown seat link" if found is None else foreign_origin(socket)
-        if found is None or refusal:
-            await self._refuse(socket, refusal or "unknown seat link", 4403)
+        refused = self._refusal(socket)
+        found = None if refused else await self.find(socket.path_params["token"])
+        if refused is not None or found is None:
+            await self._refuse(socket, *(refused or ("unknown seat link", 4403)))
             return
         hub, seat = found
-        if hub.connections >= self.limits.connections_per_table:
-            await self._refuse(socket, "this table has too many connections", 4429)
+        if len(hub.sockets[seat]) >= self.limits.connections_per_seat:
+            await self._refuse(socket, "this seat has too many connections", 4429)
             return
+        hub.joined = True
         await hub.welcome_back(seat)
+        hub.attach(socket)
         try:
             async with hub.lock:
                 hub.sockets[seat].add(socket)
@@ -706,17 +894,19 @@ class GameServer:
 
     async def watch_socket(self, socket: WebSocket) -> None:
         await socket.accept()
-        try:
-            table_id = int(socket.path_params["table"])
-        except ValueError:
-            table_id = -1
-        hub = await self.hub(table_id) if table_id > 0 else None
+        refused = self._refusal(socket)
+        if refused is not None:
+            await self._refuse(socket, *refused)
+            return
+        text = socket.path_params["table"]
+        hub = await self.hub(int(text)) if _ID.fullmatch(text) else None
         if hub is None:
-            await self._refuse(socket, "no such table", 4404)
+            await self._refuse(socket, "no such table (or it expired)", 4404)
             return
-        if hub.connections >= self.limits.connections_per_table:
-            await self._refuse(socket, "this table has too many connections", 4429)
+        if len(hub.watchers) >= self.limits.spectators_per_table:
+            await self._refuse(socket, "this table has too many spectators", 4429)
             return
+        hub.attach(socket)
         try:
             async with hub.lock:
                 hub.watchers.add(socket)
@@ -736,17 +926,46 @@ def create_server(
     delay: float = 0.8,
     group_moves: bool = False,
     collect_every: float | None = None,
+    bots: Mapping[str, str] | None = None,
+    allowed_hosts: Iterable[str] = LOOPBACK,
+    allowed_origins: Iterable[str] = (),
 ) -> Starlette:
-    """The ASGI app of a :class:`GameServer` on ``storage``; run it with uvicorn.
+    """The ASGI app of a :class:`GameServer` on ``storage``; run it with uvicorn
+    (``serve`` runs it with the guards of :mod:`._protocols`).
 
     ``group_moves`` and ``collect_every``: see :class:`GameServer` (``serve`` collects
     every 10 minutes; an app embedded in another program leaves its collector alone
     unless asked).
 
+    Args:
+        bots: the operator's own bots a client may name, name -> any
+            :func:`~bohmisch_watten.bots.make_bot` spec (``{"mine":
+            "engine:./my_engine"}``); a client names only these and the built-in bots
+            within their caps (:mod:`.network_bots`).
+        allowed_hosts: the host names the server answers to (the ``Host`` header;
+            ``"*"``: any); by default the loopback names.
+        allowed_origins: other sites whose pages may create tables and connect.
+
     ``app.state.server`` is the :class:`GameServer`.  The tables are loaded and their
     bots resumed when the app starts (its lifespan), the storage closed when it stops.
+
+    Raises:
+        ValueError: for a registered bot whose name or spec is refused (naming it).
     """
-    server = GameServer(storage, limits, delay, group_moves, collect_every)
+    network_bots = NetworkBots(bots)
+    for name, spec in network_bots.registered.items():
+        try:
+            check_bot(spec)
+        except (ValueError, ImportError) as error:
+            raise ValueError(f"bot {name!r}: {error}") from None
+    origins = frozenset(allowed_origins)
+    server = GameServer(
+        storage, limits, delay, group_moves, collect_every, bots=network_bots, origins=origins
+    )
+    schema = openapi()
+
+    async def schema_route(request: Request) -> Response:
+        return JSONResponse(schema, headers=_HEADERS)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -758,6 +977,7 @@ def create_server(
 
     app = Starlette(
         routes=[
+            Route("/openapi.json", schema_route),
             Route("/", server.lobby),
             Route("/api/tables", server.create, methods=["POST"]),
             Route("/api/tables", server.list_tables, methods=["GET"]),
@@ -769,6 +989,8 @@ def create_server(
             WebSocketRoute("/ws/watch/{table}", server.watch_socket),
             WebSocketRoute("/ws/{token}", server.seat_socket),
         ],
+        middleware=[Middleware(HostGuard, hosts=allowed_hosts, origins=origins)],
+        exception_handlers={HTTPException: _http_error, 500: _server_error},
         lifespan=lifespan,
     )
     app.state.server = server

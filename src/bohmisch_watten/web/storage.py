@@ -33,7 +33,7 @@ __all__ = [
     "append_each",
 ]
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 """The schema this code writes; older databases are migrated on open, newer refused."""
 
 
@@ -64,6 +64,8 @@ class StoredTable:
     seats: tuple[StoredSeat, ...]
     created: float
     finished: bool = False
+    expired: bool = False
+    """Whether the server gave the table up: nobody joined it, or nobody moved for long."""
 
 
 Group: TypeAlias = tuple[int, int, Sequence[str]]
@@ -100,7 +102,8 @@ class Storage(Protocol):
         ...
 
     def tables(self, *, unfinished: bool = False, after: int = 0) -> list[StoredTable]:
-        """Every stored table with an id above ``after`` (only the unfinished ones if asked)."""
+        """Every stored table with an id above ``after`` (only the open ones if asked:
+        neither finished nor expired)."""
         ...
 
     def find_token(self, token_hash: str) -> tuple[int, int] | None:
@@ -130,8 +133,13 @@ class Storage(Protocol):
         """Mark whether the table's game is over (the lobby lists open tables)."""
         ...
 
+    def expire(self, table_id: int) -> None:
+        """Mark the table expired: it is no longer served, listed or counted open."""
+        ...
+
     def count_tables(self, *, unfinished: bool = True) -> int:
-        """How many tables are stored (only the unfinished ones by default)."""
+        """How many tables are stored (only the open ones by default: neither finished
+        nor expired)."""
         ...
 
     def listen(self, callback: Callable[[int, int], None]) -> None:

@@ -17,7 +17,7 @@ import random
 import secrets
 import threading
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -95,7 +95,7 @@ class Seat:
         return f"Seat {self.number}" + ("" if self.is_human else f" ({self.kind} bot)")
 
 
-def _bot_list(bots: Sequence[str] | None, count: int) -> list[str]:
+def _bot_list(bots: Sequence[str] | None, count: int, specs: Mapping[str, str]) -> list[str]:
     if bots is None:
         return (["search"] + ["heuristic"] * count)[:count]
     kinds = list(bots)
@@ -105,7 +105,7 @@ def _bot_list(bots: Sequence[str] | None, count: int) -> list[str]:
         )
     for kind in kinds:
         try:
-            check_player(kind)
+            check_player(specs.get(kind, kind))
         except ValueError as error:
             raise ValueError(f"bots: {error}") from None
     return kinds
@@ -124,6 +124,9 @@ class Table:
         dealer: the first dealer's seat (R3).
         judge: the judge of the game-over review (:meth:`review`); by default
             :func:`~bohmisch_watten.review.default_judge`.
+        specs: bot names that stand for other specs (a server's registered bots, name
+            -> :func:`~bohmisch_watten.bots.make_bot` spec): a seat shows the name and
+            plays the spec.
 
     Raises:
         ValueError: for a player count, human count or bot list that does not fit.
@@ -140,6 +143,7 @@ class Table:
         rules: Rules | None = None,
         dealer: int = 0,
         judge: Judge | None = None,
+        specs: Mapping[str, str] | None = None,
     ) -> None:
         for name, value in (("players", players), ("humans", humans)):
             if isinstance(value, bool) or not isinstance(value, int):
@@ -158,19 +162,28 @@ class Table:
             raise ValueError("rules: pack=36: the web table seats the 32-card game only so far")
         if judge is not None and not isinstance(judge, Judge):
             raise TypeError(f"judge must have hint() and evaluate(), got {type(judge).__name__}")
-        kinds = _bot_list(bots, players - humans)
+        specs = dict(specs or {})
+        kinds = _bot_list(bots, players - humans, specs)
         seats = tuple(
             Seat(s, "human", secrets.token_urlsafe(16))
             if s < humans
             else Seat(s, kinds[s - humans])
             for s in range(players)
         )
-        self._setup(seats, new_game(players, rules=rules or Rules(), dealer=dealer), seed, judge)
+        start = new_game(players, rules=rules or Rules(), dealer=dealer)
+        self._setup(seats, start, seed, judge, specs)
 
     def _setup(
-        self, seats: tuple[Seat, ...], start: GameState, seed: int | None, judge: Judge | None
+        self,
+        seats: tuple[Seat, ...],
+        start: GameState,
+        seed: int | None,
+        judge: Judge | None,
+        specs: Mapping[str, str],
     ) -> None:
         players = len(seats)
+        self.specs = specs
+        """Bot names that stand for other specs (the ``specs`` argument)."""
         self.rules = start.rules
         self.rng = random.Random(seed)
         self.seats = seats
@@ -204,6 +217,7 @@ class Table:
         *,
         seed: int | None = None,
         judge: Judge | None = None,
+        specs: Mapping[str, str] | None = None,
     ) -> Table:
         """A table rebuilt from its stored form: the seats, the start :class:`Position`
         text and the journal, replayed entry by entry (the logs come back too).
@@ -217,7 +231,7 @@ class Table:
         if len(seats) != position.num_players or not any(s.is_human for s in seats):
             raise ValueError(f"a table of {position.num_players} needs as many seats, one human")
         table = cls.__new__(cls)
-        table._setup(seats, GameState.from_position(position), seed, judge)
+        table._setup(seats, GameState.from_position(position), seed, judge, dict(specs or {}))
         for entry in journal:
             table.replay(entry)
         return table
@@ -252,7 +266,7 @@ class Table:
         """
         if not 0 <= seat < len(self.seats) or not self.seats[seat].is_human:
             raise ValueError(f"seat {seat} is not a person's seat")
-        check_player(kind)
+        check_player(self.specs.get(kind, kind))
         seats = list(self.seats)
         seats[seat] = attrs.evolve(seats[seat], kind=kind)
         self.seats = tuple(seats)
@@ -401,7 +415,10 @@ class Table:
         """True if :meth:`step` takes well under a millisecond (a shuffle, a random or
         heuristic bot), so a server may make it without a worker thread."""
         seat = self.state.current_player
-        return seat is None or self.seats[seat].kind.partition(":")[0] in _QUICK_BOTS
+        if seat is None:
+            return True
+        kind = self.seats[seat].kind
+        return self.specs.get(kind, kind).partition(":")[0] in _QUICK_BOTS
 
     def _apply(self, seat: int | None, action: Action) -> None:
         before = self.state
@@ -422,7 +439,8 @@ class Table:
             self._apply(None, self.state.sample_chance(self.rng))
         else:
             view = self.state.view(seat)
-            self._apply(seat, choose_move(self.seats[seat].kind, view, self.rng))
+            kind = self.seats[seat].kind
+            self._apply(seat, choose_move(self.specs.get(kind, kind), view, self.rng))
 
     def _check_turn(self, seat: int) -> None:
         if type(seat) is not int or not 0 <= seat < len(self.seats):  # apply() would say

@@ -296,15 +296,44 @@ function renderReview(data) {
   const worst = data.decisions.filter((d) => d.seat === frame.seat && d.label);
   if (!worst.length) return;
   const table = el("table"), head = el("tr");
-  for (const h of [tr("Deal"), tr("You played"), tr("Better"), tr("Loss"), ""]) head.appendChild(el("th", h));
+  for (const h of [tr("Deal"), tr("Situation"), tr("You played"), tr("Better"), tr("Loss"), ""]) head.appendChild(el("th", h));
   table.appendChild(head);
   for (const d of worst) {
     const row = el("tr", null, d.label);
-    for (const cell of [d.deal, d.action, d.best, d.loss.toFixed(2), tr(d.label)])
+    for (const cell of [d.deal, situationWords(d.situation, d.phase), moveWords(d.action), moveWords(d.best),
+      d.loss.toFixed(2), tr(d.label)])
       row.appendChild(el("td", String(cell)));
     table.appendChild(row);
   }
   box.appendChild(table);
+}
+function moveWords(text) {  // a move as a review says it: "kept your hand", not "exchange"
+  const [kind, ...rest] = text.split(" ");
+  if (kind === "play") return tr("played {card}", {card: cardName(rest[0])});
+  if (kind === "fold") return tr("folded");
+  if (kind === "take") return tr("took the Critical");
+  if (kind === "leave") return tr("left the Critical");
+  const took = rest[rest.length - 1] === "+trump";
+  const cards = (took ? rest.slice(0, -1) : rest).map(cardName).join(", ");
+  if (!cards) return tr("kept your hand");
+  return took ? tr("exchanged {discards} and took the trump card", {discards: cards}) : tr("exchanged {discards}", {discards: cards});
+}
+function situationWords(s, phase) {  // what the seat knew: its hand, the trump, the trick or the exchange
+  const parts = [s.hand.length ? tr("Hand {hand}", {hand: s.hand.map(cardName).join(" ")}) : tr("no cards yet")];
+  if (s.trump_card) parts.push(tr("trump {card}", {card: cardName(s.trump_card)}));
+  if (s.dealer && phase !== "play") parts.push(tr("you deal"));
+  const did = (b) => b.exchanged === null ? tr("{name} folded", {name: name(b.seat)})
+    : b.exchanged === 0 ? tr("{name} kept the hand", {name: name(b.seat)})
+    : tr("{name} exchanged {count}", {name: name(b.seat), count: b.exchanged});
+  if (phase === "play") {
+    const plays = s.trick.map((p) => name(p.seat) + " " + cardName(p.card)).join(", ");
+    parts.push(plays ? tr("trick: {plays}", {plays: plays}) : tr("you lead"));
+  } else if (phase === "exchange") {
+    parts.push(s.before.length ? tr("before you: {moves}", {moves: s.before.map(did).join(", ")}) : tr("you decide first"));
+  } else if (s.offered) {
+    parts.push(tr("offered the Critical {card}", {card: cardName(s.offered)}));
+  }
+  return parts.join("; ");
 }
 $("hint").addEventListener("click", () => send({type: "hint"}));
 $("newgame").addEventListener("click", () => {
