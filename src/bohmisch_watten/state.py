@@ -1316,19 +1316,6 @@ def make(
     return state  # type: ignore[no-any-return]
 
 
-def check_playable(rules: Rules) -> None:
-    """Refuse a pack the game state cannot deal yet, with a clear error (R6).
-
-    Raises:
-        NotImplementedError: for ``Rules(pack=36)``.
-    """
-    if rules.pack != 32:
-        raise NotImplementedError(
-            f"Rules(pack={rules.pack}): the game state plays only the 32-card pack so far "
-            "(R6); the 36-card pack is a value of the rules, its text forms and positions"
-        )
-
-
 def at_position(position: Position) -> GameState:
     """The chance node of ``position``'s deal, with an empty history starting there."""
     n = position.num_players
