@@ -7,6 +7,7 @@ from typing import Final
 
 import attrs
 
+from ..engine.spec import engine_from_spec
 from ._loading import convert_parameters, is_file_spec, load_file_object, load_object
 from .base import Bot
 from .expert import ExpertBot
@@ -69,8 +70,6 @@ def _label(name: str, target: object) -> str:
 def _engine(spec: str) -> Bot:
     """``engine:COMMAND ARGS`` or ``engine[KEY=VALUE ...]:COMMAND ARGS``: a program
     speaking the engine protocol, started when used."""
-    from ..engine.spec import engine_from_spec  # engine.serve imports bots: a cycle
-
     return engine_from_spec(spec)
 
 
