@@ -228,7 +228,9 @@ def test_backend_arguments() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"players": 5}, "players"),
+        ({"players": 5}, r"2 to 4 with the 32-card pack \(R1\), got 5: five to seven need"),
+        ({"players": 8, "rules": Rules(pack=36)}, r"2 to 7 with the 36-card pack \(R1\), got 8"),
+        ({"players": 1}, r"2 to 4 with the 32-card pack \(R1\), got 1$"),
         ({"decision_timeout": 0}, "timeout"),
         ({"max_deals": 0}, "max deals"),
     ],
@@ -238,6 +240,25 @@ def test_arena_arguments(kwargs: dict[str, object], message: str) -> None:
         run_arena(["random", "random"], **kwargs)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown bot"):
         run_arena(["random", "chess"], players=2)
+
+
+@pytest.mark.rule("R1", "R6")
+def test_seven_seats_play_the_36_card_pack_and_their_records_replay() -> None:
+    bots = ["heuristic", *["random"] * 6]
+    summary, results = run_arena(
+        bots, players=7, games=7, seed=3, rules=Rules(pack=36), max_deals=12, keep_records=True
+    )
+    assert summary.games == 7
+    assert summary.fair_share == pytest.approx(1 / 7)
+    assert sorted(r.seating for r in results) == sorted(
+        tuple((seat - shift) % 7 for seat in range(7)) for shift in range(7)
+    )
+    for result in results:
+        state = replay(load_record(result.record or ""))
+        assert state.rules.pack == 36
+        assert state.num_players == 7
+        assert state.scores == result.scores
+        assert state.deal_number >= result.deals  # a capped game stops at a chance node
 
 
 # ----------------------------------------------------------------- files
@@ -261,3 +282,20 @@ def test_json_csv_and_plot(tmp_path: Path) -> None:
     path = tmp_path / "rates.png"
     write_plot(summary, path)
     assert path.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.rule("R1")
+def test_the_command_seats_five_only_with_the_36_card_pack(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from bohmisch_watten.commands.cli import main
+
+    argv = ["arena", "--players=5", "--bots=" + ",".join(["random"] * 5), "--games=5"]
+    argv += ["--jobs=1", "--quiet", "--max-deals=3"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == (
+        "error: players must be 2 to 4 with the 32-card pack (R1), got 5: "
+        "five to seven need rules pack=36"
+    )
+    assert main([*argv, "--rules=pack=36"]) == 0
+    assert "5 games on 1 boards, 5 players, seed 2026, rules: pack=36" in capsys.readouterr().out

@@ -44,7 +44,7 @@ def run_arena(
     Args:
         bots: bot specs (``"search"``, ``"random"``, ``"search:rollouts=60"``), one per
             contestant; more than ``players`` makes a league.
-        players: seats per game (R1).
+        players: seats per game: 2 to 4, or to 7 with ``Rules(pack=36)`` (R1).
         games: at least this many games, rounded up to whole boards.
         seed: boards and bot generators derive from it: same seed, same results.
         rules: the variants (default rules if None).
@@ -62,8 +62,12 @@ def run_arena(
     Raises:
         ValueError: for an unknown bot, too few bots, or a bad number.
     """
-    if players not in (2, 3, 4):
-        raise ValueError(f"players must be 2, 3 or 4 (R1), got {players}")
+    rules = rules if rules is not None else Rules()
+    if not 2 <= players <= rules.max_players:
+        raise ValueError(
+            f"players must be 2 to {rules.max_players} with the {rules.pack}-card pack (R1), "
+            f"got {players}" + (": five to seven need rules pack=36" if 5 <= players <= 7 else "")
+        )
     for spec in bots:
         make_bot(spec)  # fail early, in this process, on a bad spec
     if decision_timeout is not None and not decision_timeout > 0:
@@ -74,7 +78,7 @@ def run_arena(
         bots=tuple(bots),
         labels=labels(bots),
         players=players,
-        rules=rules if rules is not None else Rules(),
+        rules=rules,
         seed=seed,
         decision_timeout=decision_timeout,
         max_deals=max_deals,

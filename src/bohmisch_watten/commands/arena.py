@@ -61,7 +61,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Every option of the arena, documented in ``--help``."""
     parser.epilog = _EPILOG.format(names=", ".join(BOT_NAMES))
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats (R1)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 8),
+        default=4,
+        metavar="N",
+        help="seats (R1): 2 to 4, or to 7 with --rules pack=36 (default 4)",
+    )
     parser.add_argument(
         "--bots",
         default="heuristic,random,random,random",
