@@ -64,7 +64,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     A variant option overrides the same field of ``--rules``.
     """
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=4)
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 8),
+        default=4,
+        metavar="N",
+        help="seats (R1): 2 to 4, or to 7 with --pack 36 (default 4)",
+    )
     parser.add_argument(
         "--bots",
         default="heuristic",
@@ -81,6 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop after this many deals (default 500)",
     )
     variants = parser.add_argument_group("variants (RULES.md §8)")
+    variants.add_argument("--pack", type=int, choices=(32, 36), help="cards in the pack (R6)")
     variants.add_argument("--schleck", choices=[s.value for s in Schleck])
     variants.add_argument("--dealer-stock-limit", type=int, choices=(2, 3))
     variants.add_argument("--must-head", type=_bool, metavar="{true,false}")
@@ -156,7 +164,7 @@ def play_and_print(
     always prints the same game.  Each bot sees its seat's view only.
 
     Args:
-        num_players: 2, 3 or 4 (R1).
+        num_players: 2 to 4, or to 7 with ``rules.pack == 36`` (R1).
         rules: the variants to play with.
         seed: the seed of the one random generator.
         dealer: the first dealer's seat (R3).
@@ -229,6 +237,7 @@ def play_and_print(
 
 
 _VARIANTS = (
+    "pack",
     "schleck",
     "dealer_stock_limit",
     "must_head",
@@ -247,6 +256,11 @@ def run(args: argparse.Namespace) -> int:
             name: getattr(args, name) for name in _VARIANTS if getattr(args, name) is not None
         }
         rules = attrs.evolve(args.rules, **given)
+        if args.players > rules.max_players:
+            raise ValueError(
+                f"--players {args.players}: {rules.pack} cards seat 2 to {rules.max_players}"
+                " players (R1); five to seven play with --pack 36"
+            )
         if not 0 <= args.dealer < args.players:
             raise ValueError(f"--dealer must be a seat from 0 to {args.players - 1}")
         specs = [spec for spec in args.bots.split(",") if spec.strip()] or ["heuristic"]
