@@ -57,6 +57,24 @@ def test_variant_options(argv: list[str], capsys: pytest.CaptureFixture[str]) ->
     assert "=== Deal 1" in out
 
 
+@pytest.mark.rule("R1", "R6")
+def test_seven_players_need_the_36_card_pack(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["--players", "7", "--max-deals", "2"], capsys)
+    assert code == 2
+    assert err.strip() == (
+        "error: --players 7: 32 cards seat 2 to 4 players (R1); five to seven play with --pack 36"
+    )
+    code, out, _ = run(["--players", "7", "--pack", "36", "--max-deals", "2"], capsys)
+    assert code == 0
+    assert out.startswith("Böhmisch Watten, 7 players, seed 2026, rules: pack=36\n")
+    assert "ranks A K O U 10 9 8 7 6 (O" in out
+    assert len(re.findall(r"^Trick \d: ", out, re.M)) == 10
+    assert re.search(r"^Trick \d: (seat \d \w+, ){6}seat \d \w+ -> seat \d$", out, re.M)
+    code, out, _ = run(["--rules", "pack=36", "--players", "5", "--plus-fifty", "true"], capsys)
+    assert code == 0
+    assert re.search(r"^Winners: seat \d", out, re.M)
+
+
 def test_variants_are_shown(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(["--schleck", "none", "--seed", "1"], capsys)
     assert "rules: schleck=none" in out.splitlines()[0]
@@ -71,7 +89,7 @@ def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2
     assert "start_score" in err
     with pytest.raises(SystemExit):
-        main(["--players", "5"])
+        main(["--players", "8"])
     with pytest.raises(SystemExit):
         main(["--must-head", "maybe"])
 

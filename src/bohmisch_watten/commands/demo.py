@@ -188,7 +188,8 @@ def play_and_print(
         f"Böhmisch Watten, {num_players} players, seed {seed}, rules: {str(rules) or 'default'}",
         file=out,
     )
-    print(LEGEND, file=out)
+    legend = LEGEND if rules.pack == 32 else LEGEND.replace("8 7 (O", "8 7 6 (O")  # R6
+    print(legend, file=out)
     while not state.is_terminal:
         action: Action
         if state.is_chance_node:
