@@ -49,7 +49,7 @@ import numpy.typing as npt
 from ..actions import PLAY_ACTIONS, Action
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..bots.policy import decide
-from ..cards import CARDS, CRITICALS, DECK
+from ..cards import CARDS, CRITICALS
 from ..cards import bits as card_indices
 from ..deals import DealFields, GameFields
 from ..encoding import (
@@ -576,6 +576,6 @@ def bot_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Act
     if kind is _HEURISTIC:
         # The seat's own hand only, as its view gives it (``state.hands`` would build
         # every seat's).
-        hand = tuple([DECK[card] for card in card_indices(state.hand_masks[seat])])
+        hand = tuple([CARDS[card] for card in card_indices(state.hand_masks[seat])])
         return decide(state.phase, state.legal_actions(), hand, state.trick, state.trump_card)
     return bot.choose(state.view(seat), rng)

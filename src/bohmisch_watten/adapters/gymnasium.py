@@ -15,9 +15,9 @@ importing this module registers it as ``BohmischWatten-v0``:
   99 action ids (:mod:`bohmisch_watten.encoding`).  With ``rules="pack=36"`` (two to
   seven ``players``, R1) both are the 36-card pack's own: 103 ids, ``192 + 89 n``
   numbers.
-* **Action**: an id in ``Discrete(99)`` (``Discrete(103)`` with 36 cards).  An id that is not legal ends the episode with
-  reward −1 and ``info["illegal"] = True``; it never raises (``check_env`` steps with
-  random ids, most of them illegal).
+* **Action**: an id in ``Discrete(99)`` (``Discrete(103)`` with 36 cards).  An id
+  that is not legal ends the episode with reward −1 and ``info["illegal"] = True``; it
+  never raises (``check_env`` steps with random ids, most of them illegal).
 * **Episode** (``mode``): ``"deal"`` (default) is one deal from ``position`` (default:
   deal 2, everyone at the start score, so folding is allowed, R21.1); it pays minus the
   seat's score change (R29–R32) when the points are posted.  ``"game"`` is a whole game

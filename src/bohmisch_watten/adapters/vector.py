@@ -25,9 +25,9 @@ same seeds, same observations, rewards and infos, step for step (a test checks i
   (``metadata["autoreset_mode"]``): the step after a game's episode ended resets that
   game, ignores its action and returns its first observation with reward 0.
   ``reset(options={"reset_mask": mask})`` resets only the games where ``mask`` is True.
-* **Infos**: ``infos["action_mask"]`` (N × 99, int8; N × 103 with ``rules="pack=36"``) with ``infos["_action_mask"]``;
-  ``infos["illegal"]`` and ``infos["_illegal"]`` when a game was ended by an illegal id
-  (reward −1, as in :class:`WattenEnv`).
+* **Infos**: ``infos["action_mask"]`` (N × 99, int8; N × 103 with ``rules="pack=36"``)
+  with ``infos["_action_mask"]``; ``infos["illegal"]`` and ``infos["_illegal"]`` when a
+  game was ended by an illegal id (reward −1, as in :class:`WattenEnv`).
 * **Self-play** (``opponents="self"``, as in :class:`WattenEnv`): each game's row is
   the observation of its seat to act, ``infos["seat"]`` (N, int64) says which, and
   ``infos["rewards"]`` (N × players) holds every seat's reward of the step; the
