@@ -531,7 +531,11 @@ def legal_action_mask(state: GameState | PlayerView) -> tuple[bool, ...]:
     phase = state.phase
     if isinstance(state, PlayerView) and state.current_player != state.player:
         return tuple(mask)
-    if phase is Phase.PLAY or phase is Phase.CUT:
+    if phase is Phase.PLAY:
+        for action in state.legal_actions():  # plays of the state's own pack only (R24)
+            if isinstance(action, PlayCard):
+                mask[PLAY_BASE + action.card.index] = True
+    elif phase is Phase.CUT:
         for action in state.legal_actions():
             mask[action_to_id(state, action)] = True
     elif phase is Phase.EXCHANGE:
