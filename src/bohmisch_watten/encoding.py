@@ -22,10 +22,7 @@ or state it is handed, so it always uses the right table, and :func:`num_action_
 :func:`layout` and :func:`observation_size` take the pack (default 32) to size a
 network.  A network of one pack cannot read the other's vectors.
 
-Action ids
-----------
-
-Every decision a player can face is one integer (table version
+**Action ids.**  Every decision a player can face is one integer (table version
 :data:`ACTION_TABLE_VERSION` = 1 for both packs):
 
 ========  ===========================================================================
@@ -63,10 +60,7 @@ Chance actions (:class:`Shuffle`) have no id: learning code samples them with
 table, :func:`action_id_names` those of either.  A table never changes without a new
 :data:`ACTION_TABLE_VERSION`.
 
-Observation layout
-------------------
-
-**Seats are relative.**  Every per-seat block is rotated so that row 0 is the viewing
+**The observation layout.  Seats are relative.**  Every per-seat block is rotated so that row 0 is the viewing
 seat, row 1 the seat after it (to its left, R6), and so on: one network can play any
 seat.  The blocks, in order (:func:`layout` lists names, offsets and sizes; ``n`` is the
 number of players, ``C`` the pack: 32 or 36; a card's column in a per-card block is its
