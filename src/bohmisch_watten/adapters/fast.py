@@ -377,9 +377,9 @@ def mask_bits(state: GameState, seat: int) -> int:
 class Encoder:
     """Observations and masks of many (state, seat) pairs into preallocated arrays.
 
-    One encoder serves one number of players and one pack; :meth:`encode` fills the first rows of
-    :attr:`observations` and :attr:`masks` and returns views of them, so a vector
-    environment reuses the same memory at every step (copy what you keep).
+    One encoder serves one number of players and one pack; :meth:`encode` fills the
+    first rows of :attr:`observations` and :attr:`masks` and returns views of them, so
+    a vector environment reuses the same memory at every step (copy what you keep).
 
     Args:
         num_players: 2 to 4 with the 32-card pack, 2 to 7 with 36 (R1).
