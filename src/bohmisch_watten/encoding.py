@@ -62,9 +62,9 @@ table, :func:`action_id_names` those of either.  A table never changes without a
 
 **The observation layout.  Seats are relative.**  Every per-seat block is rotated so
 that row 0 is the viewing seat, row 1 the seat after it (to its left, R6), and so on:
-one network can play any seat.  The blocks, in order (:func:`layout` lists names, offsets and sizes; ``n`` is the
-number of players, ``C`` the pack: 32 or 36; a card's column in a per-card block is its
-:attr:`Card.index`, the Sixes at 32 … 35):
+one network can play any seat.  The blocks, in order (:func:`layout` lists names,
+offsets and sizes; ``n`` is the number of players, ``C`` the pack: 32 or 36; a card's
+column in a per-card block is its :attr:`Card.index`, the Sixes at 32 … 35):
 
 =====================  ==========  =================================================
 block                  size        content
