@@ -96,6 +96,8 @@ def test_masks_are_the_legal_ids_and_ids_round_trip(players: int) -> None:
         for p in range(players):
             view = state.view(p)
             assert action_mask(view) == ([int(b) for b in mask] if p == seat else [0] * IDS36)
+            if p == seat:  # the acting seat's view gives the same ids as the state
+                assert all(id_to_action(view, i) == id_to_action(state, i) for i in ids)
         sixes_played += sum(1 for i in ids if i >= 99)
     assert sixes_played > 0  # the Sixes' ids 99-102 were legal along the way
 

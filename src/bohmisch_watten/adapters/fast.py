@@ -91,6 +91,7 @@ _CRITICAL_ROW: Final = {card.index: k for k, card in enumerate(CRITICALS)}
 _SUIT: Final = tuple(int(card.suit) for card in CARDS)
 """The suit of every card id, the Sixes' included (their ids are not ``suit * 8 + rank``)."""
 _CUT_MASK: Final = 1 << 0 | 1 << 1  # take, leave (R12)
+_IDS36: Final = num_action_ids(36)
 _CACHE_LIMIT: Final = 4096
 _RANDOM: Final = RandomBot
 _HEURISTIC: Final = HeuristicBot
@@ -491,8 +492,7 @@ def encode_mask(state: GameState, seat: int, memo: Memo | None = None) -> npt.ND
     """
     if memo is not None and not isinstance(memo, Memo):
         raise TypeError(f"memo must be a Memo or None, got {type(memo).__name__}")
-    state = _check(state, seat)
-    return mask_array(mask_bits(state, seat), memo, PLAY_BASE + state.rules.pack)
+    return mask_row(_check(state, seat), seat, memo)
 
 
 def observation_row(
@@ -524,7 +524,9 @@ _BYTE_COLUMNS: Final = _byte_columns()
 
 def mask_row(state: GameState, seat: int, memo: Memo | None = None) -> npt.NDArray[np.int8]:
     """:func:`encode_mask` without the argument checks (see :func:`observation_row`)."""
-    return mask_array(mask_bits(state, seat), memo, PLAY_BASE + state.game_fields.rules.pack)
+    if state.game_fields[1].pack == 32:  # the rules; the 32-card pack's 99 ids
+        return mask_array(mask_bits(state, seat), memo)
+    return mask_array(mask_bits(state, seat), memo, _IDS36)
 
 
 def mask_array(
