@@ -310,7 +310,15 @@ def observation_bits(
     are worked out once per seat.
     """
     game = state.game_fields
-    plan = _PLANS[game.rules.pack][game[0]]
+    return _observation_bits(state, seat, _PLANS[game[1].pack][game[0]], memo)
+
+
+def _observation_bits(
+    state: GameState, seat: int, plan: _Plan, memo: Memo | None
+) -> tuple[int, tuple[float, ...]]:
+    """:func:`observation_bits` with the plan of the state's players and pack (R6)
+    already at hand, as an :class:`Encoder` and :func:`observation_row` have it."""
+    game = state.game_fields
     deal_bits, stock = _deal_bits(state, seat, plan, memo)
     game_bits, scores = _game_bits(game, seat, plan, memo)
     bits: int = state.hand_masks[seat] | deal_bits | game_bits
@@ -432,12 +440,12 @@ class Encoder:
         reals = []
         for state, seat, memo in zip(states, seats, self._memos, strict=False):
             game = state.game_fields
-            if game[0] != n or game.rules.pack != pack:
+            if game[0] != n or game[1].pack != pack:
                 raise ValueError(
                     f"encode: a {state.num_players}-player state with {game.rules.pack} "
                     f"cards for a {n}-player encoder with {pack}"
                 )
-            bits, values = observation_bits(state, seat, memo)
+            bits, values = _observation_bits(state, seat, plan, memo)
             obs_bytes.append(bits.to_bytes(nbytes, "little"))
             mask_ints.append(mask_bits(state, seat))
             reals.append(values)
@@ -501,9 +509,9 @@ def observation_row(
     """:func:`encode_observation` without the argument checks, for an environment that
     passes its own state and a seat it knows to be valid (one step's inner loop), and
     its own ``memo``."""
-    bits, reals = observation_bits(state, seat, memo)
     game = state.game_fields
-    plan = _PLANS[game.rules.pack][game[0]]
+    plan = _PLANS[game[1].pack][game[0]]
+    bits, reals = _observation_bits(state, seat, plan, memo)
     raw = np.frombuffer(bits.to_bytes(plan.nbytes, "little"), np.uint8)
     # One lookup of each byte's eight float32 columns: no unpacking, no conversion.
     out = _BYTE_COLUMNS.take(raw, axis=0).reshape(-1)[: plan.size]
