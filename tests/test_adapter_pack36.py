@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 from bohmisch_watten import (
-    Card,
     FormatError,
     GameState,
     IllegalActionError,
@@ -37,7 +36,7 @@ from bohmisch_watten.adapters.fast import (
     mask_row,
     observation_row,
 )
-from bohmisch_watten.cards import SIXES
+from bohmisch_watten.cards import SIXES, pack_cards
 from bohmisch_watten.encoding import (
     action_mask,
     action_to_id,
@@ -105,7 +104,7 @@ def test_masks_are_the_legal_ids_and_ids_round_trip(players: int) -> None:
 @pytest.mark.rule("R19", "R20")
 def test_with_seven_players_the_exchange_ids_are_nothing_or_the_trump_card() -> None:
     rules = Rules(pack=36, schleck="none")
-    state = new_game(7, rules=rules).apply(Shuffle(tuple(c for c in rules_pack(rules))))
+    state = new_game(7, rules=rules).apply(Shuffle(pack_cards(36)))
     while state.current_player != state.dealer:
         assert [i for i, b in enumerate(legal_action_mask(state)) if b] == [3]
         state = state.apply(id_to_action(state, 3))
@@ -115,12 +114,6 @@ def test_with_seven_players_the_exchange_ids_are_nothing_or_the_trump_card() -> 
     after = state.apply(id_to_action(state, 43))  # give up the fourth card (bit 3)
     assert trump in after.hands[state.dealer]
     assert sorted(state.hands[state.dealer])[3] not in after.hands[state.dealer]
-
-
-def rules_pack(rules: Rules) -> tuple[Card, ...]:
-    from bohmisch_watten.cards import pack_cards
-
-    return pack_cards(rules.pack)
 
 
 @pytest.mark.rule("R6", "R13", "R24")
@@ -151,7 +144,7 @@ def test_seven_player_blocks_say_what_the_layout_promises() -> None:
 @pytest.mark.rule("R6")
 def test_a_six_fills_its_own_columns_and_its_suit() -> None:
     """A Six as the trump card: column 32-35 of the 36-wide block, and its suit (R16)."""
-    rest = [c for c in rules_pack(PACK36) if c != SIXES[2]]
+    rest = [c for c in pack_cards(36) if c != SIXES[2]]
     rules = Rules(pack=36, schleck="none")
     # Deal order (R15): with two players, packets of 3 and the turned-up seventh card.
     pack = (*rest[:6], SIXES[2], *rest[6:])

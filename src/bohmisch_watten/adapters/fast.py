@@ -500,7 +500,10 @@ def encode_mask(state: GameState, seat: int, memo: Memo | None = None) -> npt.ND
     """
     if memo is not None and not isinstance(memo, Memo):
         raise TypeError(f"memo must be a Memo or None, got {type(memo).__name__}")
-    return mask_row(_check(state, seat), seat, memo)
+    bits = mask_bits(_check(state, seat), seat)
+    if state.game_fields[1].pack == 32:  # the rules; the 32-card pack's 99 ids
+        return mask_array(bits, memo)
+    return mask_array(bits, memo, _IDS36)
 
 
 def observation_row(
