@@ -106,7 +106,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Final
+from typing import Final, cast
 
 from .actions import (
     EXCHANGES,
@@ -526,9 +526,8 @@ def legal_action_mask(state: GameState | PlayerView) -> tuple[bool, ...]:
     if isinstance(state, PlayerView) and state.current_player != state.player:
         return tuple(mask)
     if phase is Phase.PLAY:
-        for action in state.legal_actions():  # plays of the state's own pack only (R24)
-            if isinstance(action, PlayCard):
-                mask[PLAY_BASE + action.card.index] = True
+        for action in state.legal_actions():  # card plays only, of the state's pack (R24)
+            mask[PLAY_BASE + cast(PlayCard, action).card.index] = True
     elif phase is Phase.CUT:
         for action in state.legal_actions():
             mask[action_to_id(state, action)] = True
