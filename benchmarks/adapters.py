@@ -36,6 +36,8 @@ measured on the same machine at the same time:
 * ``rlcard leduc`` / ``rlcard doudizhu``: ``env.step`` with a random legal action,
   the same loop, RLCard's observation included.
 
+``--players 7 --rules pack=36`` measures another table (default: four players, the
+32-card pack); the figures above say "4-player" for the default.
 ``--only "view encoding,pettingzoo"`` runs some cases; the fast cases import
 :mod:`bohmisch_watten.adapters.fast` when they run, so the script also measures a
 checkout from before it existed.
@@ -64,7 +66,7 @@ import numpy as np
 import pyspiel
 
 import bohmisch_watten.adapters.openspiel  # noqa: F401  (registers the game)
-from bohmisch_watten import GameState, new_game
+from bohmisch_watten import GameState, Rules, new_game, parse_rules
 from bohmisch_watten.adapters.gymnasium import ENV_ID, WattenEnv
 from bohmisch_watten.adapters.pettingzoo import raw_env
 from bohmisch_watten.encoding import action_mask, observation
@@ -72,6 +74,18 @@ from bohmisch_watten.encoding import action_mask, observation
 Case = Callable[[float], float]
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 SETTINGS = {"clock": "wall", "picker": "python"}
+TABLE: dict[str, Any] = {"players": 4, "rules": Rules()}
+"""The table every case plays (``--players``, ``--rules``)."""
+
+
+def table_game() -> GameState:
+    return new_game(TABLE["players"], rules=TABLE["rules"])
+
+
+def pack_args() -> dict[str, Any]:
+    """``rules=`` for the adapters; nothing for the default rules, so that the script
+    also measures a checkout from before the adapters took rules."""
+    return {"rules": TABLE["rules"]} if TABLE["rules"] != Rules() else {}
 
 
 def timed(seconds: float, chunk: Callable[[], int]) -> float:
@@ -101,13 +115,13 @@ def masked_picker(seed: int) -> Callable[[np.ndarray], int]:
 
 
 def sample_states(count: int) -> list[GameState]:
-    """Decision states of random 4-player games."""
+    """Decision states of random games of the table (four players by default)."""
     rng = random.Random(1)
     states = []
-    state = new_game(4)
+    state = table_game()
     while len(states) < count:
         if state.is_terminal:
-            state = new_game(4)
+            state = table_game()
         elif state.is_chance_node:
             state = state.apply(state.sample_chance(rng))
         else:
@@ -116,20 +130,21 @@ def sample_states(count: int) -> list[GameState]:
     return states
 
 
-STATES = sample_states(2000)
+STATES: list[GameState] = []
+"""2,000 decision states of the table, drawn in ``main`` once the table is known."""
 
 
 def engine_rate(seconds: float) -> float:
     """The ceiling: decisions of random play straight on GameState (no adapter)."""
     rng = random.Random(8)
-    box = {"state": new_game(4)}
+    box = {"state": table_game()}
 
     def chunk() -> int:
         state = box["state"]
         done = 0
         while done < 500:
             if state.is_terminal:
-                state = new_game(4)
+                state = table_game()
             elif state.is_chance_node:
                 state = state.apply(state.sample_chance(rng))
             else:
@@ -142,9 +157,11 @@ def engine_rate(seconds: float) -> float:
 
 
 def view_encoding(seconds: float) -> float:
+    n = TABLE["players"]
+
     def chunk() -> int:
         for i, s in enumerate(STATES[:500]):
-            view = s.view(i % 4)
+            view = s.view(i % n)
             observation(view)
             action_mask(view)
         return 500
@@ -155,13 +172,15 @@ def view_encoding(seconds: float) -> float:
 def fast_observation(seconds: float) -> float:
     from bohmisch_watten.adapters import fast
 
+    n = TABLE["players"]
+
     def chunk() -> int:
         # A new memo each pass: an environment meets each state once, so what a memo
         # kept from the pass before must not count.  (Older trees kept it at module
         # level and take no argument.)
         memo = [fast.Memo()] if hasattr(fast, "Memo") else []
         for i, s in enumerate(STATES):
-            fast.encode_observation(s, i & 3, *memo)
+            fast.encode_observation(s, i % n, *memo)
         return len(STATES)
 
     return timed(seconds, chunk)
@@ -170,10 +189,12 @@ def fast_observation(seconds: float) -> float:
 def fast_mask(seconds: float) -> float:
     from bohmisch_watten.adapters import fast
 
+    n = TABLE["players"]
+
     def chunk() -> int:
         memo = [fast.Memo()] if hasattr(fast, "Memo") else []  # as for fast_observation
         for i, s in enumerate(STATES):
-            fast.encode_mask(s, i & 3, *memo)
+            fast.encode_mask(s, i % n, *memo)
         return len(STATES)
 
     return timed(seconds, chunk)
@@ -182,14 +203,16 @@ def fast_mask(seconds: float) -> float:
 def fast_batch(seconds: float) -> float:
     from bohmisch_watten.adapters.fast import Encoder
 
-    seats = [i & 3 for i in range(64)]
+    n = TABLE["players"]
+    seats = [i % n for i in range(64)]
+    pack = [TABLE["rules"].pack] if TABLE["rules"].pack != 32 else []
     stretch = len(STATES) // 64
     # Call k encodes the k-th state of each row's stretch: each row meets the states of
     # its games in order, once each, as in a vector env.
     batches = [STATES[k::stretch][:64] for k in range(stretch)]
 
     def chunk() -> int:
-        encoder = Encoder(4, 64)  # a new memo each pass, as for fast_observation
+        encoder = Encoder(n, 64, *pack)  # a new memo each pass, as for fast_observation
         for batch in batches:
             encoder.encode(batch, seats)
         return stretch * 64
@@ -198,7 +221,8 @@ def fast_batch(seconds: float) -> float:
 
 
 def openspiel_rate(seconds: float) -> float:
-    game = pyspiel.load_game("python_bohmisch_watten(players=4,mode=deal)")
+    pack = ",pack=36" if TABLE["rules"].pack == 36 else ""
+    game = pyspiel.load_game(f"python_bohmisch_watten(players={TABLE['players']},mode=deal{pack})")
     rng = np.random.default_rng(2)
 
     def chunk() -> int:
@@ -218,7 +242,7 @@ def openspiel_rate(seconds: float) -> float:
 
 
 def pettingzoo_rate(seconds: float) -> float:
-    env = raw_env(players=4)
+    env = raw_env(players=TABLE["players"], **pack_args())
     env.reset(seed=3)
     pick = masked_picker(3)
 
@@ -238,7 +262,7 @@ def pettingzoo_rate(seconds: float) -> float:
 
 def gymnasium_rate(opponents: str) -> Case:
     def case(seconds: float) -> float:
-        env = WattenEnv(4, opponents=opponents)
+        env = WattenEnv(TABLE["players"], opponents=opponents, **pack_args())
         _, info = env.reset(seed=4)
         pick = masked_picker(4)
         state: dict[str, Any] = {"info": info}
@@ -267,7 +291,12 @@ def vector_rate(seconds: float, opponents: str | None = None) -> float:
     """Steps of the vector env (64 games) with masked random ids, against
     ``opponents`` (RandomBots by default; ``"self"``: self-play)."""
     envs = gymnasium.make_vec(
-        ENV_ID, num_envs=64, vectorization_mode="vector_entry_point", opponents=opponents
+        ENV_ID,
+        num_envs=64,
+        vectorization_mode="vector_entry_point",
+        opponents=opponents,
+        players=TABLE["players"],
+        **pack_args(),
     )
     _, infos = envs.reset(seed=5)
     rng = np.random.default_rng(5)
@@ -286,7 +315,13 @@ def vector_rate(seconds: float, opponents: str | None = None) -> float:
 def vector_games_rate(seconds: float) -> float:
     from bohmisch_watten.adapters.fast import mask_bits
 
-    envs = gymnasium.make_vec(ENV_ID, num_envs=64, vectorization_mode="vector_entry_point")
+    envs = gymnasium.make_vec(
+        ENV_ID,
+        num_envs=64,
+        vectorization_mode="vector_entry_point",
+        players=TABLE["players"],
+        **pack_args(),
+    )
     envs.reset(seed=5)
     games = envs.unwrapped.games  # type: ignore[attr-defined]
     seat = games[0].seat
@@ -313,7 +348,9 @@ def vector_games_rate(seconds: float) -> float:
 
 
 def async_rate(seconds: float) -> float:
-    envs = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="async")
+    envs = gymnasium.make_vec(
+        ENV_ID, num_envs=2, vectorization_mode="async", players=TABLE["players"], **pack_args()
+    )
     try:
         _, infos = envs.reset(seed=6)
         rng = np.random.default_rng(6)
@@ -360,8 +397,12 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated case names to run")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
     parser.add_argument("--picker", choices=["python", "numpy"], default="python")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rules", default="", help="rules notation, e.g. pack=36")
     args = parser.parse_args()
     SETTINGS.update(clock=args.clock, picker=args.picker)
+    TABLE.update(players=args.players, rules=parse_rules(args.rules))
+    STATES[:] = sample_states(2000)
     cases: list[tuple[str, str, Case]] = [
         ("engine", "decisions/s", engine_rate),
         ("view encoding", "obs+mask/s", view_encoding),

@@ -255,10 +255,3 @@ def test_the_final_observation_string_names_winners_and_losers() -> None:
     text = done[-1].observation_string(0)
     assert "winners [" in text
     assert str(done[-1]) == repr(done[-1].game_state)
-
-
-@pytest.mark.parametrize("players", [4, 7])
-def test_the_36_card_pack_is_refused_clearly_until_it_has_its_own_table(players: int) -> None:
-    with pytest.raises(NotImplementedError, match="pack=36: the adapters' action ids"):
-        load(players=players, pack=36)
-    assert load(players=2, pack=32).rules == Rules()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -242,20 +243,38 @@ def test_an_exchange_or_play_of_a_six_in_the_32_card_game_is_illegal() -> None:
     assert "S6" in str(PlayCard(SIXES[3]))
 
 
-def test_the_encoding_and_the_adapters_refuse_the_36_card_pack_clearly() -> None:
+@pytest.mark.rule("R6")
+def test_the_encoding_and_the_adapters_take_the_36_card_pack() -> None:
+    """Its own table of ids and layout (tests/test_adapter_pack36.py tests them)."""
     from bohmisch_watten.adapters._config import rules_argument
-    from bohmisch_watten.encoding import action_to_id, observation
+    from bohmisch_watten.encoding import action_mask, action_to_id, observation
 
-    state = play_deals(4, 2, deals=1)
-    state = state.apply(state.sample_chance(random.Random(0))) if state.is_chance_node else state
-    with pytest.raises(NotImplementedError, match="observation layout cover only the 32"):
-        observation(state.view(state.current_player))
-    with pytest.raises(NotImplementedError, match="pack=36: the action ids"):
-        action_to_id(state, state.legal_actions()[0])
+    state = play_deals(7, 2, deals=1)
+    while state.is_chance_node:
+        state = state.apply(state.sample_chance(random.Random(0)))
+    seat = state.current_player
+    assert seat is not None
+    assert len(observation(state.view(seat))) == 192 + 89 * 7
+    assert len(action_mask(state.view(seat))) == 103
+    assert action_to_id(state, PlayCard(SIXES[0])) == 99
     for given in ("pack=36", PACK36, {"pack": 36}):
-        with pytest.raises(NotImplementedError, match="rules: pack=36: the adapters'"):
-            rules_argument(given)
+        assert rules_argument(given) == PACK36
     assert rules_argument("pack=32") == Rules()
+
+
+@pytest.mark.rule("R6")
+def test_a_policy_of_the_32_card_table_refuses_a_36_card_game_by_name(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from bohmisch_watten.bots.learned import PolicyBot, PolicyNet, save_policy
+
+    path = tmp_path / "net.pt"
+    save_policy(PolicyNet(4, hidden=8), path)
+    state = play_deals(4, 3, deals=1)
+    rng = random.Random(1)
+    while state.current_player is None:
+        state = state.apply(state.sample_chance(rng))
+    with pytest.raises(ValueError, match="32-card pack's action ids .* the 36-card pack"):
+        PolicyBot(str(path)).choose(state.view(state.current_player), rng)
 
 
 def test_the_solver_and_the_web_table_refuse_the_36_card_pack_clearly() -> None:

@@ -15,7 +15,7 @@ from ..bots import Bot, RandomBot, make_bot
 from ..notation import parse_rules
 from ..rules import Rules
 
-__all__ = ["count_argument", "opponent_bots", "rules_argument"]
+__all__ = ["count_argument", "opponent_bots", "players_argument", "rules_argument"]
 
 
 def rules_argument(value: object, name: str = "rules") -> Rules:
@@ -24,19 +24,7 @@ def rules_argument(value: object, name: str = "rules") -> Rules:
     Raises:
         TypeError: naming ``name`` for another type or a field value of the wrong type.
         ValueError: naming ``name`` for a text or a field :class:`Rules` refuses.
-        NotImplementedError: for the 36-card pack: the action ids and observations of
-            the adapters are those of the 32-card pack so far.
     """
-    rules = _rules_argument(value, name)
-    if rules.pack != 32:
-        raise NotImplementedError(
-            f"{name}: pack={rules.pack}: the adapters' action ids and observations cover "
-            "only the 32-card pack so far (R6)"
-        )
-    return rules
-
-
-def _rules_argument(value: object, name: str) -> Rules:
     if isinstance(value, Rules):
         return value
     if isinstance(value, str):
@@ -74,6 +62,23 @@ def count_argument(value: object, name: str, low: int, high: int | None = None) 
         span = f"from {low} to {high}" if high is not None else f"at least {low}"
         raise ValueError(f"{name} must be {span}, got {value}")
     return value
+
+
+def players_argument(value: object, rules: Rules, name: str = "players") -> int:
+    """``value`` as a number of players the pack of ``rules`` seats (R1): 2 to 4 with
+    32 cards, 2 to 7 with 36; digits welcome.
+
+    Raises:
+        TypeError: naming ``name`` for a value that is neither an int nor a string.
+        ValueError: naming ``name`` (and the pack) for a count the pack cannot seat.
+    """
+    top = rules.max_players
+    try:
+        return count_argument(value, name, 2, top)
+    except ValueError as error:
+        if isinstance(value, str) and not value.strip().lstrip("+-").isdigit():
+            raise
+        raise ValueError(f"{error} with the {rules.pack}-card pack (R1)") from None
 
 
 def opponent_bots(

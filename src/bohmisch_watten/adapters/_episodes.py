@@ -50,16 +50,8 @@ def rules_from_params(params: Mapping[str, object]) -> Rules:
     Raises:
         ValueError: naming the field for a value :class:`Rules` does not accept.
         TypeError: naming the field for a value of the wrong type.
-        NotImplementedError: for ``pack=36``: the action ids and observations of the
-            adapters are those of the 32-card pack so far.
     """
-    rules = Rules(**{name: params[name] for name in RULE_PARAMS if name in params})  # type: ignore[arg-type]
-    if rules.pack != 32:
-        raise NotImplementedError(
-            f"pack={rules.pack}: the adapters' action ids and observations cover only the "
-            "32-card pack so far (R6)"
-        )
-    return rules
+    return Rules(**{name: params[name] for name in RULE_PARAMS if name in params})  # type: ignore[arg-type]
 
 
 def decisions_per_deal(num_players: int) -> int:

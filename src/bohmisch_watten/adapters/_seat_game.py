@@ -14,7 +14,7 @@ from typing import Final, TypeAlias
 
 from ..bots import Bot
 from ..state import GameState, new_game
-from ._config import count_argument, opponent_bots, rules_argument
+from ._config import count_argument, opponent_bots, players_argument, rules_argument
 from ._episodes import deal_over, deal_rewards
 from ._positions import deal_start
 from .fast import action_for, bot_action
@@ -170,8 +170,8 @@ class SeatGame:
             TypeError: naming the parameter, for a value of the wrong type.
             ValueError: naming the parameter, for a bad value.
         """
-        n = count_argument(players, "players", 2, 4)
         rules = rules_argument(rules)
+        n = players_argument(players, rules)
         seat = count_argument(seat, "seat", 0, n - 1)
         if mode not in ("deal", "game"):
             raise ValueError(f"mode must be 'deal' or 'game', got {mode!r}")

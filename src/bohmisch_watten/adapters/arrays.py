@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
-from ..encoding import action_mask_batch, observation_batch
+from ..encoding import NUM_ACTION_IDS, action_mask_batch, observation_batch
 from ..views import PlayerView
 
 __all__ = ["action_mask_array", "observation_array"]
@@ -26,15 +26,18 @@ def observation_array(views: Iterable[PlayerView]) -> npt.NDArray[np.float32]:
 
     Raises:
         TypeError: if an element is not a :class:`PlayerView`.
-        ValueError: if the views are of games with different numbers of players.
+        ValueError: if the views are of games with different numbers of players or packs.
     """
     return np.asarray(observation_batch(views), dtype=np.float32)
 
 
 def action_mask_array(views: Iterable[PlayerView]) -> npt.NDArray[np.int8]:
-    """:func:`~bohmisch_watten.encoding.action_mask` of each view, shape ``(len, 99)``.
+    """:func:`~bohmisch_watten.encoding.action_mask` of each view, shape ``(len, 99)``
+    (``(len, 103)`` for views of the 36-card pack; ``(0, 99)`` for no views).
 
     Raises:
         TypeError: if an element is not a :class:`PlayerView`.
+        ValueError: if the views are of games with different packs.
     """
-    return np.asarray(action_mask_batch(views), dtype=np.int8).reshape(-1, 99)
+    rows = action_mask_batch(views)
+    return np.asarray(rows, dtype=np.int8).reshape(-1, len(rows[0]) if rows else NUM_ACTION_IDS)

@@ -11,7 +11,8 @@ so this module computes **the same numbers** from the state's public compact rea
   after it;
 * numpy turns the integers of a whole batch into rows with one ``unpackbits`` call;
 * the action mask is a 99-bit integer made the same way (a card play is
-  ``play_mask << 67``);
+  ``play_mask << 67``), 103 bits with the 36-card pack (its own table and layout, R6:
+  one plan per number of players and pack);
 * :func:`bot_action` is a bot's move without building its view, for the two bots
   whose choice reads only what the state gives equally (RandomBot, HeuristicBot).
 
@@ -48,7 +49,7 @@ import numpy.typing as npt
 from ..actions import PLAY_ACTIONS, Action
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..bots.policy import decide
-from ..cards import CRITICALS, DECK
+from ..cards import CARDS, CRITICALS
 from ..cards import bits as card_indices
 from ..deals import DealFields, GameFields
 from ..encoding import (
@@ -59,6 +60,7 @@ from ..encoding import (
     PLAY_BASE,
     id_to_action,
     layout,
+    num_action_ids,
     observation_size,
 )
 from ..phases import Phase
@@ -86,21 +88,28 @@ _EXCHANGE: Final = Phase.EXCHANGE
 _PLAY: Final = Phase.PLAY
 _PHASE_ROW: Final = {phase: k for k, phase in enumerate(Phase)}
 _CRITICAL_ROW: Final = {card.index: k for k, card in enumerate(CRITICALS)}
-_MASK_BYTES: Final = (NUM_ACTION_IDS + 7) // 8
+_SUIT: Final = tuple(int(card.suit) for card in CARDS)
+"""The suit of every card id, the Sixes' included (their ids are not ``suit * 8 + rank``)."""
 _CUT_MASK: Final = 1 << 0 | 1 << 1  # take, leave (R12)
+_IDS36: Final = num_action_ids(36)
 _CACHE_LIMIT: Final = 4096
 _RANDOM: Final = RandomBot
 _HEURISTIC: Final = HeuristicBot
 
 
 class _Plan:
-    """The column of every block for one number of players, and the seat rotations."""
+    """The column of every block for one number of players and pack, and the seat
+    rotations."""
 
-    def __init__(self, n: int) -> None:
-        at = {name: offset for name, offset, _ in layout(n)}
+    def __init__(self, n: int, pack: int) -> None:
+        at = {name: offset for name, offset, _ in layout(n, pack)}
         self.n = n
-        self.size = observation_size(n)
+        self.pack = pack
+        """The width of a per-card block, and the stock's divisor."""
+        self.size = observation_size(n, pack)
         self.nbytes = (self.size + 7) // 8
+        self.num_ids = num_action_ids(pack)
+        self.mask_bytes = (self.num_ids + 7) // 8
         self.discards = at["discards"]
         self.draws = at["draws"]
         self.cut_seen = at["cut_seen"]
@@ -131,7 +140,11 @@ class _Plan:
         self.order = tuple((*range(me, n), *range(me)) for me in range(n))
 
 
-_PLANS: Final = {n: _Plan(n) for n in (2, 3, 4)}
+_PLANS: Final = {
+    32: {n: _Plan(n, 32) for n in (2, 3, 4)},
+    36: {n: _Plan(n, 36) for n in range(2, 8)},
+}
+"""``_PLANS[pack][num_players]``: the 32-card pack's own layout stays as it was (R6)."""
 
 
 class Memo:
@@ -188,9 +201,10 @@ def _played_bits(tricks: tuple[PlayedTrick, ...], seat: int, plan: _Plan, memo: 
         if memo is not None:
             memo.played = (tricks, cards, rows)
     base = plan.played
+    width = plan.pack
     bits = 0
     for player, row in enumerate(plan.rotation[seat]):
-        bits |= cards[player] << base + 32 * row
+        bits |= cards[player] << base + width * row
     rows[seat] = bits
     return bits
 
@@ -228,7 +242,7 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan, memo: Memo | None) -> t
                 bits |= 1 << plan.criticals_left + rot[looker]
     trump = deal.trump
     if trump >= 0:
-        bits |= 1 << plan.trump_card + trump | 1 << plan.trump_suit + (trump >> 3)
+        bits |= 1 << plan.trump_card + trump | 1 << plan.trump_suit + _SUIT[trump]
     if deal.took_trump:
         bits |= plan.trump_taken_bit
     folded = deal.folded
@@ -239,7 +253,7 @@ def _deal_bits(state: GameState, seat: int, plan: _Plan, memo: Memo | None) -> t
         count = counts[player]
         if count >= 0:
             bits |= 1 << plan.exchanged + 6 * r + count
-    stock = len(deal.pack) / 32
+    stock = len(deal.pack) / plan.pack
     rows[seat] = bits
     if memo is not None and (hit is None or hit[0] is not deal):
         memo.deal = (deal, stock, rows)
@@ -275,7 +289,7 @@ def _game_bits(
 
 _WON: Final = {
     (won, seat): tuple(won[s] / 5 for s in (*range(seat, len(won)), *range(seat)))
-    for n in (2, 3, 4)
+    for n in range(2, 8)
     for won in itertools.product(range(6), repeat=n)
     if sum(won) <= 5
     for seat in range(n)
@@ -296,7 +310,15 @@ def observation_bits(
     are worked out once per seat.
     """
     game = state.game_fields
-    plan = _PLANS[game[0]]
+    return _observation_bits(state, seat, _PLANS[game[1].pack][game[0]], memo)
+
+
+def _observation_bits(
+    state: GameState, seat: int, plan: _Plan, memo: Memo | None
+) -> tuple[int, tuple[float, ...]]:
+    """:func:`observation_bits` with the plan of the state's players and pack (R6)
+    already at hand, as an :class:`Encoder` and :func:`observation_row` have it."""
+    game = state.game_fields
     deal_bits, stock = _deal_bits(state, seat, plan, memo)
     game_bits, scores = _game_bits(game, seat, plan, memo)
     bits: int = state.hand_masks[seat] | deal_bits | game_bits
@@ -304,8 +326,9 @@ def observation_bits(
     trick = state.trick_plays
     if trick:
         base = plan.trick
+        width = plan.pack
         for player, card in trick:
-            bits |= 1 << base + 32 * rot[player] + card
+            bits |= 1 << base + width * rot[player] + card
         bits |= 1 << plan.trick_leader + rot[trick[0][0]]
     tricks = state.played_tricks
     if tricks:
@@ -363,30 +386,32 @@ def mask_bits(state: GameState, seat: int) -> int:
 class Encoder:
     """Observations and masks of many (state, seat) pairs into preallocated arrays.
 
-    One encoder serves one number of players; :meth:`encode` fills the first rows of
-    :attr:`observations` and :attr:`masks` and returns views of them, so a vector
-    environment reuses the same memory at every step (copy what you keep).
+    One encoder serves one number of players and one pack; :meth:`encode` fills the
+    first rows of :attr:`observations` and :attr:`masks` and returns views of them, so
+    a vector environment reuses the same memory at every step (copy what you keep).
 
     Args:
-        num_players: 2, 3 or 4.
+        num_players: 2 to 4 with the 32-card pack, 2 to 7 with 36 (R1).
         capacity: the most pairs one call encodes.
+        pack: 32 (default) or 36: the table of ids and the layout (R6).
 
     Raises:
-        ValueError: for a bad player count or a capacity below 1.
+        TypeError: naming ``pack`` if it is not an int.
+        ValueError: for a bad pack or player count or a capacity below 1.
     """
 
-    def __init__(self, num_players: int, capacity: int) -> None:
-        if isinstance(num_players, bool) or num_players not in _PLANS:
-            raise ValueError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+    def __init__(self, num_players: int, capacity: int, pack: int = 32) -> None:
+        observation_size(num_players, pack)  # checks both, naming them
         if isinstance(capacity, bool) or not isinstance(capacity, int) or capacity < 1:
             raise ValueError(f"capacity must be a positive int, got {capacity!r}")
-        self._plan = _PLANS[num_players]
+        self._plan = _PLANS[pack][num_players]
         self.num_players = num_players
+        self.pack = pack
         self.capacity = capacity
         self.observations: npt.NDArray[np.float32] = np.zeros(
             (capacity, self._plan.size), np.float32
         )
-        self.masks: npt.NDArray[np.int8] = np.zeros((capacity, NUM_ACTION_IDS), np.int8)
+        self.masks: npt.NDArray[np.int8] = np.zeros((capacity, self._plan.num_ids), np.int8)
         self.real_columns = self._plan.real_columns
         # One memo a row: a vector environment keeps game i in row i, so each row's
         # memo follows one game.
@@ -401,7 +426,7 @@ class Encoder:
 
         Raises:
             ValueError: for more pairs than :attr:`capacity`, sequences of different
-                lengths, or a state with another number of players.
+                lengths, or a state with another number of players or pack.
         """
         count = len(states)
         if count > self.capacity or len(seats) != count:
@@ -409,29 +434,32 @@ class Encoder:
                 f"encode: {count} states and {len(seats)} seats for capacity {self.capacity}"
             )
         plan = self._plan
-        n, nbytes = plan.n, plan.nbytes
+        n, nbytes, pack = plan.n, plan.nbytes, plan.pack
         obs_bytes = []
         mask_ints = []
         reals = []
         for state, seat, memo in zip(states, seats, self._memos, strict=False):
-            if len(state.hand_masks) != n:
+            game = state.game_fields
+            if game[0] != n or game[1].pack != pack:
                 raise ValueError(
-                    f"encode: a {state.num_players}-player state for a {n}-player encoder"
+                    f"encode: a {state.num_players}-player state with {game.rules.pack} "
+                    f"cards for a {n}-player encoder with {pack}"
                 )
-            bits, values = observation_bits(state, seat, memo)
+            bits, values = _observation_bits(state, seat, plan, memo)
             obs_bytes.append(bits.to_bytes(nbytes, "little"))
             mask_ints.append(mask_bits(state, seat))
             reals.append(values)
         self.mask_ints = mask_ints
-        mask_bytes = [bits.to_bytes(_MASK_BYTES, "little") for bits in mask_ints]
+        mask_size = plan.mask_bytes
+        mask_bytes = [bits.to_bytes(mask_size, "little") for bits in mask_ints]
         observations = self.observations[:count]
         masks = self.masks[:count]
         if count:
             raw = np.frombuffer(b"".join(obs_bytes), np.uint8).reshape(count, plan.nbytes)
             observations[:] = np.unpackbits(raw, axis=1, count=plan.size, bitorder="little")
             observations[:, plan.real_columns] = reals
-            raw = np.frombuffer(b"".join(mask_bytes), np.uint8).reshape(count, _MASK_BYTES)
-            masks[:] = np.unpackbits(raw, axis=1, count=NUM_ACTION_IDS, bitorder="little")
+            raw = np.frombuffer(b"".join(mask_bytes), np.uint8).reshape(count, mask_size)
+            masks[:] = np.unpackbits(raw, axis=1, count=plan.num_ids, bitorder="little")
         return observations, masks
 
 
@@ -472,7 +500,10 @@ def encode_mask(state: GameState, seat: int, memo: Memo | None = None) -> npt.ND
     """
     if memo is not None and not isinstance(memo, Memo):
         raise TypeError(f"memo must be a Memo or None, got {type(memo).__name__}")
-    return mask_array(mask_bits(_check(state, seat), seat), memo)
+    bits = mask_bits(_check(state, seat), seat)
+    if state.game_fields[1].pack == 32:  # the rules; the 32-card pack's 99 ids
+        return mask_array(bits, memo)
+    return mask_array(bits, memo, _IDS36)
 
 
 def observation_row(
@@ -481,8 +512,9 @@ def observation_row(
     """:func:`encode_observation` without the argument checks, for an environment that
     passes its own state and a seat it knows to be valid (one step's inner loop), and
     its own ``memo``."""
-    bits, reals = observation_bits(state, seat, memo)
-    plan = _PLANS[len(state.hand_masks)]
+    game = state.game_fields
+    plan = _PLANS[game[1].pack][game[0]]
+    bits, reals = _observation_bits(state, seat, plan, memo)
     raw = np.frombuffer(bits.to_bytes(plan.nbytes, "little"), np.uint8)
     # One lookup of each byte's eight float32 columns: no unpacking, no conversion.
     out = _BYTE_COLUMNS.take(raw, axis=0).reshape(-1)[: plan.size]
@@ -503,15 +535,23 @@ _BYTE_COLUMNS: Final = _byte_columns()
 
 def mask_row(state: GameState, seat: int, memo: Memo | None = None) -> npt.NDArray[np.int8]:
     """:func:`encode_mask` without the argument checks (see :func:`observation_row`)."""
-    return mask_array(mask_bits(state, seat), memo)
+    if state.game_fields[1].pack == 32:  # the rules; the 32-card pack's 99 ids
+        return mask_array(mask_bits(state, seat), memo)
+    return mask_array(mask_bits(state, seat), memo, _IDS36)
 
 
-def mask_array(bits: int, memo: Memo | None = None) -> npt.NDArray[np.int8]:
-    """A new int8 row of the mask integer ``bits`` (of :func:`mask_bits`)."""
+def mask_array(
+    bits: int, memo: Memo | None = None, size: int = NUM_ACTION_IDS
+) -> npt.NDArray[np.int8]:
+    """A new int8 row of ``size`` entries of the mask integer ``bits`` (of
+    :func:`mask_bits`): 99 for the 32-card pack's ids, 103 for the 36-card pack's
+    (:func:`~bohmisch_watten.encoding.num_action_ids`)."""
     row = memo.masks.get(bits) if memo is not None else None
-    if row is None:  # a few hundred masks recur: unpack each once, copy it after
-        raw = np.frombuffer(bits.to_bytes(_MASK_BYTES, "little"), np.uint8)
-        row = np.unpackbits(raw, count=NUM_ACTION_IDS, bitorder="little").view(np.int8)
+    # The same integer is a row of 99 or of 103 entries: a memo met by both packs
+    # unpacks it again.
+    if row is None or len(row) != size:  # a few hundred masks recur: unpack each once
+        raw = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), np.uint8)
+        row = np.unpackbits(raw, count=size, bitorder="little").view(np.int8)
         if memo is None:
             return row
         if len(memo.masks) >= _CACHE_LIMIT:
@@ -524,7 +564,8 @@ def action_for(state: GameState, index: int) -> Action:
     """``id_to_action(state, index)``, a card's id answered first from the table.
 
     A card play's action is the same in every state (ids 67–98 are the 32 cards), and
-    it is most of a game's decisions; every other id, and every bad one, goes to
+    it is most of a game's decisions; every other id (the Sixes' 99–102 included: they
+    are ids of the 36-card table only, R6), and every bad one, goes to
     :func:`~bohmisch_watten.encoding.id_to_action`, the one mapping (an exchange id
     names hand positions, R18).  Legality is :meth:`GameState.apply`'s to check.
     """
@@ -548,6 +589,6 @@ def bot_action(bot: Bot, state: GameState, seat: int, rng: random.Random) -> Act
     if kind is _HEURISTIC:
         # The seat's own hand only, as its view gives it (``state.hands`` would build
         # every seat's).
-        hand = tuple([DECK[card] for card in card_indices(state.hand_masks[seat])])
+        hand = tuple([CARDS[card] for card in card_indices(state.hand_masks[seat])])
         return decide(state.phase, state.legal_actions(), hand, state.trick, state.trump_card)
     return bot.choose(state.view(seat), rng)

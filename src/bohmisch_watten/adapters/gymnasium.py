@@ -12,10 +12,12 @@ importing this module registers it as ``BohmischWatten-v0``:
 
 * **Observation**: :func:`bohmisch_watten.encoding.observation` of the learning seat's
   view, ``float32`` in ``[0, 1]``; ``info["action_mask"]`` is the ``int8`` mask over the
-  99 action ids (:mod:`bohmisch_watten.encoding`).
-* **Action**: an id in ``Discrete(99)``.  An id that is not legal ends the episode with
-  reward −1 and ``info["illegal"] = True``; it never raises (``check_env`` steps with
-  random ids, most of them illegal).
+  99 action ids (:mod:`bohmisch_watten.encoding`).  With ``rules="pack=36"`` (two to
+  seven ``players``, R1) both are the 36-card pack's own: 103 ids, ``192 + 89 n``
+  numbers.
+* **Action**: an id in ``Discrete(99)`` (``Discrete(103)`` with 36 cards).  An id
+  that is not legal ends the episode with reward −1 and ``info["illegal"] = True``; it
+  never raises (``check_env`` steps with random ids, most of them illegal).
 * **Episode** (``mode``): ``"deal"`` (default) is one deal from ``position`` (default:
   deal 2, everyone at the start score, so folding is allowed, R21.1); it pays minus the
   seat's score change (R29–R32) when the points are posted.  ``"game"`` is a whole game
@@ -53,7 +55,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot
-from ..encoding import NUM_ACTION_IDS, observation_size
+from ..encoding import num_action_ids, observation_size
 from ..rules import Rules
 from ..state import GameState
 from ._episodes import action_index
@@ -94,8 +96,10 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.max_deals = self._game.max_deals
         self.render_mode = render_mode
         n = self._game.start.num_players
-        self.observation_space = spaces.Box(0.0, 1.0, (observation_size(n),), np.float32)
-        self.action_space = spaces.Discrete(NUM_ACTION_IDS)
+        pack = self._game.start.rules.pack
+        self.observation_space = spaces.Box(0.0, 1.0, (observation_size(n, pack),), np.float32)
+        self._num_ids = num_action_ids(pack)
+        self.action_space = spaces.Discrete(self._num_ids)
         self._done = False
         self._mask = 0
         self._memo = Memo()
@@ -123,7 +127,7 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
         # The mask's integer is kept: the next step checks its action against it.
         self._mask = mask_bits(state, seat)
         memo = self._memo
-        info: dict[str, Any] = {"action_mask": mask_array(self._mask, memo)}
+        info: dict[str, Any] = {"action_mask": mask_array(self._mask, memo, self._num_ids)}
         if self.seat is None:
             info["seat"] = seat
         return observation_row(state, seat, memo), info
@@ -168,7 +172,7 @@ class WattenEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise RuntimeError("the episode is over: call reset()")
         index = action if type(action) is int else action_index(action)
         actor = self._game.to_act
-        if not (0 <= index < NUM_ACTION_IDS and self._mask >> index & 1):
+        if not (0 <= index < self._num_ids and self._mask >> index & 1):
             self._done = True
             obs, info = self._observe()
             info["illegal"] = True

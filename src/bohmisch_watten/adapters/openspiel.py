@@ -7,12 +7,13 @@ algorithms and tests run on it::
     import bohmisch_watten.adapters.openspiel  # registers the game
 
     game = pyspiel.load_game("python_bohmisch_watten(players=3,mode=deal)")
+    seven = pyspiel.load_game("python_bohmisch_watten(players=7,pack=36)")
 
 Parameters (OpenSpiel game strings cannot hold ``,`` or ``=`` inside a value, so the
 rules are one flat parameter each, with the names and defaults of :class:`Rules`):
 
 ``players``
-    2, 3 or 4 (default 4).
+    2, 3 or 4 (default 4); 2 to 7 with ``pack=36`` (R1).
 ``mode``
     ``"game"`` (default): a whole game from :func:`new_game`, dealer seat 0; returns
     are :meth:`GameState.returns` (+1 winner, −1 loser, 0 else) at the end, rewards 0
@@ -26,14 +27,18 @@ rules are one flat parameter each, with the names and defaults of :class:`Rules`
     One-deal mode only: the position at the start of the deal (the text form of
     :class:`~bohmisch_watten.Position`); empty (default) means deal 2, everyone at the
     start score, so folding is allowed (in deal 1 nobody may fold, R21.1).
+``pack``
+    32 (default) or 36: the 36-card pack with the Sixes (R6), for two to seven players.
 ``schleck``, ``dealer_stock_limit``, ``must_head``, ``overshoot``, …
     One per :class:`Rules` field (also ``plus_fifty``, ``start_score``,
     ``hearts_double``, ``min_fold_score``), as in :class:`Rules`.
 
 The shuffle is explicit chance: one chance node per card of the pack, top card first,
-each uniform over the cards not yet placed (as OpenSpiel's Hearts deals), 32 per deal;
-the 32nd completes the library's :class:`Shuffle`.  Player actions are the 99 ids of
-:mod:`bohmisch_watten.encoding`.  Observations come from :meth:`GameState.view` only:
+each uniform over the cards not yet placed (as OpenSpiel's Hearts deals), 32 per deal
+(36 with ``pack=36``; a chance outcome is the card's :attr:`Card.index`); the last
+completes the library's :class:`Shuffle`.  Player actions are the ids of
+:mod:`bohmisch_watten.encoding`: the 32-card pack's 99, or the 36-card pack's own
+table of 103.  Observations come from :meth:`GameState.view` only:
 the tensor is :func:`bohmisch_watten.encoding.observation` (information-state and
 observation tensors alike), the information-state string is the view's exact key
 :meth:`PlayerView.information_set` (equal exactly for equal views), the observation
@@ -52,13 +57,13 @@ import numpy as np
 import pyspiel
 
 from ..actions import Shuffle
-from ..cards import DECK
+from ..cards import CARDS
 from ..encoding import (
-    NUM_ACTION_IDS,
     action_to_id,
     id_to_action,
     layout,
     legal_action_mask,
+    num_action_ids,
     observation,
     observation_size,
 )
@@ -94,7 +99,7 @@ _GAME_TYPE: Final = pyspiel.GameType(
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.REWARDS,
-    max_num_players=4,
+    max_num_players=7,
     min_num_players=2,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
@@ -111,8 +116,12 @@ class WattenGame(pyspiel.Game):  # type: ignore[misc]
         merged = {**_DEFAULTS, **(params or {})}
         self.rules = rules_from_params(merged)
         players = merged["players"]
-        if players not in (2, 3, 4):
-            raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+        top = self.rules.max_players
+        if players not in range(2, top + 1):
+            raise ValueError(
+                f"players must be 2 to {top} with the {self.rules.pack}-card pack (R1), "
+                f"got {players!r}"
+            )
         mode = merged["mode"]
         if mode not in ("game", "deal"):
             raise ValueError(f"mode must be 'game' or 'deal', got {mode!r}")
@@ -126,13 +135,14 @@ class WattenGame(pyspiel.Game):  # type: ignore[misc]
         else:
             self.start = new_game(players, rules=self.rules, dealer=0)
         bound = 1.0 if mode == "game" else float(MAX_DEAL_CHANGE)
+        pack = self.rules.pack
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTION_IDS,
-            max_chance_outcomes=len(DECK),
+            num_distinct_actions=num_action_ids(pack),
+            max_chance_outcomes=pack,
             num_players=players,
             min_utility=-bound,
             max_utility=bound,
-            max_game_length=self.max_deals * (len(DECK) + decisions_per_deal(players)),
+            max_game_length=self.max_deals * (pack + decisions_per_deal(players)),
         )
         super().__init__(_GAME_TYPE, info, params or {})
 
@@ -147,7 +157,7 @@ class WattenGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         perfect_recall = bool(iig_obs_type is None or iig_obs_type.perfect_recall)
-        return WattenObserver(self.num_players(), perfect_recall)
+        return WattenObserver(self.num_players(), perfect_recall, self.rules.pack)
 
 
 class _Shared:
@@ -176,6 +186,7 @@ class WattenState(pyspiel.State):  # type: ignore[misc]
         self._max_deals = game.max_deals
         self._shared = _Shared(game.start, game.start)
         self._pack: list[int] = []
+        self._pack_size = game.rules.pack
         self._moves = 0  # the length of OpenSpiel's history
         self._deal_start = 0  # ... when the first card of the current deal's pack came
         n = game.num_players()
@@ -221,12 +232,12 @@ class WattenState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards not yet placed in the pack, each equally likely (R11)."""
         placed = set(self._pack)
-        rest = [i for i in range(len(DECK)) if i not in placed]
+        rest = [i for i in range(self._pack_size) if i not in placed]
         return [(i, 1.0 / len(rest)) for i in rest]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {DECK[action]}"
+            return f"deal {CARDS[action]}"
         if self._inner.current_player == player:
             return str(id_to_action(self._inner, action))
         return f"action {action}"
@@ -240,7 +251,7 @@ class WattenState(pyspiel.State):  # type: ignore[misc]
         return list(self._returns)
 
     def __str__(self) -> str:
-        dealt = " ".join(str(DECK[i]) for i in self._pack)
+        dealt = " ".join(str(CARDS[i]) for i in self._pack)
         return f"{self._inner!r} pack [{dealt}]" if dealt else repr(self._inner)
 
     # ---------------------------------------------------------------- acting
@@ -252,10 +263,10 @@ class WattenState(pyspiel.State):  # type: ignore[misc]
             if not self._pack:
                 self._deal_start = self._moves - 1
             self._pack.append(int(action))
-            if len(self._pack) < len(DECK):
+            if len(self._pack) < self._pack_size:
                 self._rewards = [0.0] * len(self._rewards)
                 return
-            after = before.apply(Shuffle(tuple(DECK[i] for i in self._pack)))
+            after = before.apply(Shuffle(tuple(CARDS[i] for i in self._pack)))
             self._pack = []
         else:
             after = before.apply(id_to_action(before, int(action)))
@@ -308,11 +319,12 @@ class WattenObserver:
     Everything comes from ``state.game_state.view(player)``, never from the full state.
     """
 
-    def __init__(self, num_players: int, perfect_recall: bool) -> None:
+    def __init__(self, num_players: int, perfect_recall: bool, pack: int = 32) -> None:
         self._perfect_recall = perfect_recall
-        self.tensor = np.zeros(observation_size(num_players), np.float32)
+        self.tensor = np.zeros(observation_size(num_players, pack), np.float32)
         self.dict = {
-            name: self.tensor[offset : offset + size] for name, offset, size in layout(num_players)
+            name: self.tensor[offset : offset + size]
+            for name, offset, size in layout(num_players, pack)
         }
 
     def set_from(self, state: WattenState, player: int) -> None:

@@ -11,7 +11,8 @@ True
   ``reset`` (R11).
 * Observations are ``{"observation": float32 vector, "action_mask": int8 mask}``: the
   :func:`bohmisch_watten.encoding.observation` of the seat's view and the mask over the
-  99 action ids of :mod:`bohmisch_watten.encoding` (all 0 when it is not to act),
+  99 action ids of :mod:`bohmisch_watten.encoding` (all 0 when it is not to act; the
+  36-card pack has its own layout and 103 ids: ``env(players=7, rules="pack=36")``),
   computed by :mod:`bohmisch_watten.adapters.fast` (equal numbers, proven by a
   property test, at several times the speed).
 * ``rules`` is a :class:`Rules`, the rules notation (``env(rules="schleck=none")``) or a
@@ -39,11 +40,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..encoding import NUM_ACTION_IDS, observation_size
+from ..encoding import num_action_ids, observation_size
 from ..phases import Phase
 from ..rules import Rules
 from ..state import GameState, new_game
-from ._config import count_argument, rules_argument
+from ._config import count_argument, players_argument, rules_argument
 from ._episodes import action_index, deal_over, deal_rewards
 from .fast import Memo, action_for, mask_row, observation_row
 
@@ -83,8 +84,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         max_deals: int | str = 100,
     ) -> None:
         super().__init__()
-        players = count_argument(players, "players", 2, 4)
         rules = rules_argument(rules)
+        players = players_argument(players, rules)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         max_deals = count_argument(max_deals, "max_deals", 1)
@@ -93,19 +94,18 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self.max_deals = max_deals
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        size = observation_size(players)
+        size = observation_size(players, rules.pack)
+        ids = num_action_ids(rules.pack)
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
                     "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (NUM_ACTION_IDS,), np.int8),
+                    "action_mask": spaces.Box(0, 1, (ids,), np.int8),
                 }
             )
             for agent in self.possible_agents
         }
-        self.action_spaces = {
-            agent: spaces.Discrete(NUM_ACTION_IDS) for agent in self.possible_agents
-        }
+        self.action_spaces = {agent: spaces.Discrete(ids) for agent in self.possible_agents}
         self._rng = random.Random()
         self._memo = Memo()
         self.game_state: GameState = new_game(players, rules=rules)
@@ -115,7 +115,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """``Discrete(99)``: the action ids."""
+        """``Discrete(99)`` (``Discrete(103)`` with 36 cards): the action ids."""
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:

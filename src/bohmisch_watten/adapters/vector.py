@@ -25,9 +25,9 @@ same seeds, same observations, rewards and infos, step for step (a test checks i
   (``metadata["autoreset_mode"]``): the step after a game's episode ended resets that
   game, ignores its action and returns its first observation with reward 0.
   ``reset(options={"reset_mask": mask})`` resets only the games where ``mask`` is True.
-* **Infos**: ``infos["action_mask"]`` (N × 99, int8) with ``infos["_action_mask"]``;
-  ``infos["illegal"]`` and ``infos["_illegal"]`` when a game was ended by an illegal id
-  (reward −1, as in :class:`WattenEnv`).
+* **Infos**: ``infos["action_mask"]`` (N × 99, int8; N × 103 with ``rules="pack=36"``)
+  with ``infos["_action_mask"]``; ``infos["illegal"]`` and ``infos["_illegal"]`` when a
+  game was ended by an illegal id (reward −1, as in :class:`WattenEnv`).
 * **Self-play** (``opponents="self"``, as in :class:`WattenEnv`): each game's row is
   the observation of its seat to act, ``infos["seat"]`` (N, int64) says which, and
   ``infos["rewards"]`` (N × players) holds every seat's reward of the step; the
@@ -49,7 +49,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..encoding import NUM_ACTION_IDS, observation_size
+from ..encoding import num_action_ids, observation_size
 from ..rules import Rules
 from ._config import count_argument
 from ._episodes import action_index
@@ -100,16 +100,20 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             for _ in range(self.num_envs - 1)
         ]
         n = first.start.num_players
+        pack = first.start.rules.pack
         self._players = n
+        self._num_ids = num_action_ids(pack)
         self.seat = first.seat
         self.self_play = first.seat is None
         """Whether every seat is the learner (``opponents="self"``)."""
         self.render_mode = None
-        self.single_observation_space = spaces.Box(0.0, 1.0, (observation_size(n),), np.float32)
-        self.single_action_space = spaces.Discrete(NUM_ACTION_IDS)
+        self.single_observation_space = spaces.Box(
+            0.0, 1.0, (observation_size(n, pack),), np.float32
+        )
+        self.single_action_space = spaces.Discrete(self._num_ids)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._encoder = Encoder(n, self.num_envs)
+        self._encoder = Encoder(n, self.num_envs, pack)
         self._autoreset = np.zeros(self.num_envs, np.bool_)
         self._masks: list[int] = [0] * self.num_envs
 
@@ -197,13 +201,14 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self_play = self.self_play
         autoreset = self._autoreset.tolist()
         masks = self._masks  # each game's mask as of the last observation
+        size = self._num_ids
         for i, (game, action) in enumerate(zip(self.games, ids.tolist(), strict=True)):
             if autoreset[i]:
                 self._restart(i, None)
                 continue
             index = action if type(action) is int else action_index(action)
             actor = game.to_act
-            if not (0 <= index < NUM_ACTION_IDS and masks[i] >> index & 1):
+            if not (0 <= index < size and masks[i] >> index & 1):
                 illegal.append(i)
                 rewards[i] = -1.0
                 terminated[i] = True

@@ -4,7 +4,9 @@
 :func:`save_policy`; ``make_bot("policy:PATH")`` (or ``PolicyBot(PATH)``) plays from the
 file.  The network reads :func:`bohmisch_watten.encoding.observation` of the bot's own
 view and scores the 99 action ids of :mod:`bohmisch_watten.encoding`; illegal ids
-are masked out (R12, R18–R26), so every move is legal.
+are masked out (R12, R18–R26), so every move is legal.  Those are the 32-card pack's
+ids and layout: a :class:`PolicyBot` refuses a game with the 36-card pack (R6), whose
+table is another one, by name rather than with a shape error from the network.
 
 A checkpoint is a plain ``torch.save`` of tensors and numbers, read back with
 ``torch.load(weights_only=True)``: loading one runs no code from the file.
@@ -183,9 +185,18 @@ class PolicyBot:
         """The network's action for the seat of ``view`` (always a legal one).
 
         Raises:
-            ValueError: if the checkpoint is for another number of players.
+            ValueError: if the game is of the 36-card pack (the network reads the
+                32-card pack's observation and scores its ids, R6), or the checkpoint
+                is for another number of players.
         """
         net = self.network()
+        pack = view.rules.pack
+        if pack != 32:
+            raise ValueError(
+                f"policy: {self.path!r} was trained on the 32-card pack's action ids and "
+                f"observation; this game is played with the {pack}-card pack (R6), whose "
+                "table is another one"
+            )
         if net.num_players != view.num_players:
             raise ValueError(
                 f"policy: {self.path!r} was trained for {net.num_players} players, "
