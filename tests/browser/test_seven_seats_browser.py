@@ -174,7 +174,7 @@ def test_seven_seats_with_the_36_card_pack(browser: Browser, tmp_path: Path) -> 
         phone = browser.new_page(viewport=PHONE, bypass_csp=True)
         phone.on("pageerror", lambda error: errors.append(str(error)))
         phone.goto(base + link)
-        looked = set()
+        looked: set[str] = set()
         decisions = 0
         while one_decision(desk):
             decisions += 1
