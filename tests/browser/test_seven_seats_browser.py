@@ -195,6 +195,13 @@ def test_seven_seats_with_the_36_card_pack(browser: Browser, tmp_path: Path) -> 
         phone.wait_for_selector("#gameover", state="visible")
         shot(desk, "seven-seats-game-over")
         shot(phone, "seven-seats-phone-game-over")
+        for size in (PHONE, DESKTOP):  # German words are longer: still no sideways scroll
+            german = browser.new_page(viewport=size, bypass_csp=True)
+            german.goto(base + link + "?lang=de")
+            german.wait_for_selector("#opponents .seat")
+            assert german.inner_text("#opponents .seat .who >> nth=0") == "Platz 1"
+            assert german.evaluate("document.documentElement.scrollWidth") <= size["width"]
+            german.close()
         final = table.state
         assert final.is_terminal
         record = desk.request.get(f"{base}/api/tables/{hub.table_id}/record")

@@ -142,8 +142,8 @@ function renderOpponents(v, me) {
     const facts = [count(v.scores[s], "point"), count(v.tricks_won[s], "trick")];
     if (v.exchanged[s] !== null) facts.push(tr("exchanged {count}", {count: v.exchanged[s]}));
     facts.forEach((fact, i) => {
-      if (i) meta.append(" · ");  // outside the spans: the line may break here
-      meta.appendChild(el("span", fact, "fact"));
+      if (i) meta.append(" ");  // between the spans: a line breaks after a "·", never in a fact
+      meta.appendChild(el("span", fact + (i < facts.length - 1 ? " ·" : ""), "fact"));
     });
     d.appendChild(meta);
     const backs = el("div", null, "backs");
@@ -258,7 +258,12 @@ function renderHand(v) {
 function renderScores(v) {
   const table = $("scores"); table.replaceChildren();
   const head = el("tr"); head.appendChild(el("th", tr("Deal")));
-  for (const p of frame.players) head.appendChild(el("th", p.seat === frame.seat ? tr("You") : tr("Seat {seat}", {seat: p.seat})));
+  const many = frame.players.length > 4;  // five to seven columns: a seat's number heads its own
+  for (const p of frame.players) {
+    const seat = tr("Seat {seat}", {seat: p.seat}), cell = el("th", p.seat === frame.seat ? tr("You") : many ? String(p.seat) : seat);
+    cell.title = p.seat === frame.seat ? tr("You") : seat;
+    head.appendChild(cell);
+  }
   table.appendChild(head);
   let before = frame.players.map(() => v.rules.start_score);
   (v.past_deals || []).forEach((d, i) => {
