@@ -91,7 +91,7 @@ function cardName(code) {  // as the players say it in German; the notation in E
   return SUITS_DE[code[0]] + " " + (RANKS_DE[rank] || rank);
 }
 function name(seat) { return seat === frame.seat ? tr("You") : frame.players[seat].name; }
-function label(seat) {  // a seat's name where room is short: a bot's default name without its kind
+function shortName(seat) {  // a seat's name where room is short: a bot's default name without its kind
   const p = frame.players[seat];
   if (seat !== frame.seat && p.kind !== "human" && p.name === "Seat " + seat + " (" + p.kind + " bot)")
     return tr("Seat {seat}", {seat: seat});
@@ -132,7 +132,7 @@ function renderOpponents(v, me) {
     const d = el("div", null, "seat" + (v.current_player === s ? " turn" : ""));
     d.dataset.seat = s;
     const n = el("div", null, "name");
-    n.appendChild(el("span", label(s), "who"));
+    n.appendChild(el("span", shortName(s), "who"));
     const kind = frame.players[s].kind;
     if (kind !== "human") n.appendChild(el("span", kind.split(":")[0], "chip kind"));
     if (v.dealer === s) n.appendChild(el("span", tr("dealer"), "chip"));
@@ -166,7 +166,7 @@ function renderMiddle(v) {
   for (const p of plays) {
     const d = el("div", null, "played" + (p.seat === winner ? " winning" : "") + (old ? " old" : ""));
     d.appendChild(cardEl(p.card));
-    const who = el("span", label(p.seat), "who");
+    const who = el("span", shortName(p.seat), "who");
     if (p.seat === winner && !old) who.appendChild(el("span", tr("winning"), "mark"));
     d.appendChild(who);
     trick.appendChild(d);
@@ -207,7 +207,7 @@ function renderPrompt(v, me) {
       : tr(withTrump ? "Your decision: select up to {limit} card(s) to exchange (one of them for the trump card), or none, then press Exchange."
       : "Your decision: select up to {limit} card(s) to exchange, or none, then press Exchange.", {limit: limit})));
     if (x.max_with_trump !== null) {
-      const label = el("label", " " + tr("take the trump card {card}", {card: cardName(v.trump_card)}));
+      const option = el("label", " " + tr("take the trump card {card}", {card: cardName(v.trump_card)}));
       const box2 = document.createElement("input");
       box2.type = "checkbox"; box2.id = "taketrump"; box2.checked = !!withTrump;
       box2.addEventListener("change", () => {
@@ -215,7 +215,7 @@ function renderPrompt(v, me) {
         if (exchangeLimit() === 0) selected.clear();  // no card may go without the trump card
         render();
       });
-      label.prepend(box2); row.appendChild(label);
+      option.prepend(box2); row.appendChild(option);
     }
     row.appendChild(button(limit === 0 ? tr("Keep my hand") : tr("Exchange {count}", {count: selected.size}), "exchange", () => {
       const cards = Array.from(selected).join(" ");
@@ -286,7 +286,7 @@ function renderScores(v) {
     t.appendChild(h);
     frame.players.forEach((p, s) => {
       const row = el("tr");
-      row.appendChild(el("td", label(s)));
+      row.appendChild(el("td", shortName(s)));
       row.appendChild(el("td", last.folded[s] ? tr("folded") : String(last.tricks_won[s])));
       row.appendChild(el("td", (last.points[s] > 0 ? "+" : "") + last.points[s]));
       row.appendChild(el("td", String(last.scores[s])));
@@ -305,11 +305,11 @@ function renderGameOver(v) {
   const box = $("gameover");
   box.style.display = frame.game_over ? "flex" : "none";
   if (!frame.game_over) return;
-  const names = (seats) => seats.map(label).join(", ");
+  const names = (seats) => seats.map(shortName).join(", ");
   const won = v.winners.includes(frame.seat);
   $("gameover-title").textContent = won ? tr("You won!") : tr("Game over");
   $("gameover-text").textContent = tr("Winners: {winners}. Losers: {losers}. Final scores: {scores}.", {winners: names(v.winners),
-    losers: names(v.losers), scores: v.scores.map((score, seat) => label(seat) + " " + score).join(" · ")});
+    losers: names(v.losers), scores: v.scores.map((score, seat) => shortName(seat) + " " + score).join(" · ")});
   $("again").style.display = frame.host ? "" : "none";
   if (renderGameOver.game !== frame.game) {  // a new game over: forget the last review
     renderGameOver.game = frame.game;
