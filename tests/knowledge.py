@@ -10,7 +10,7 @@ import re
 
 from bohmisch_watten import Card, GameState, Phase, new_game
 
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])[EGHS](?:10|[AKOU789])(?![A-Za-z0-9])")
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])[EGHS](?:10|[AKOU6789])(?![A-Za-z0-9])")
 """A card in notation inside any text (a JSON frame, a log line, an SVG)."""
 
 

@@ -277,9 +277,8 @@ def test_a_policy_of_the_32_card_table_refuses_a_36_card_game_by_name(tmp_path: 
         PolicyBot(str(path)).choose(state.view(state.current_player), rng)
 
 
-def test_the_solver_and_the_web_table_refuse_the_36_card_pack_clearly() -> None:
+def test_the_solver_refuses_the_36_card_pack_clearly() -> None:
     from bohmisch_watten.solver import solve
-    from bohmisch_watten.web.table import Table
 
     state = play_deals(3, 0, deals=1)
     rng = random.Random(2)
@@ -289,8 +288,22 @@ def test_the_solver_and_the_web_table_refuse_the_36_card_pack_clearly() -> None:
         )
     with pytest.raises(NotImplementedError, match=r"solve\(state\): the solver covers only"):
         solve(state)
-    with pytest.raises(ValueError, match="pack=36: the web table seats the 32-card game only"):
-        Table(players=3, rules=PACK36)
+
+
+@pytest.mark.rule("R1")
+@pytest.mark.parametrize("players", [2, 5, 7])
+def test_the_web_table_seats_the_36_card_pack(players: int) -> None:
+    """The web layer's part of the pack: a table of up to seven seats plays it, and a
+    32-card table of more than four is refused naming R1."""
+    from bohmisch_watten.web.table import Table
+
+    table = Table(players=players, humans=1, bots=["random"] * (players - 1), rules=PACK36)
+    assert table.rules == PACK36
+    assert len(table.seats) == players
+    with pytest.raises(ValueError, match=r"players must be 2 to 4 with the 32-card pack \(R1\)"):
+        Table(players=5)
+    with pytest.raises(ValueError, match=r"players must be 2 to 7 with the 36-card pack \(R1\)"):
+        Table(players=8, rules=PACK36)
 
 
 @pytest.mark.parametrize(("spec", "name"), [("search", "SearchBot"), ("expert", "ExpertBot")])

@@ -65,10 +65,20 @@ def test_serve_takes_the_rules(started: list[dict[str, Any]]) -> None:
     assert [s.kind for s in table.seats] == ["human", "search", "heuristic"]
 
 
+@pytest.mark.rule("R1")
+def test_serve_seats_seven_with_the_36_card_pack(started: list[dict[str, Any]]) -> None:
+    argv = ["serve", "--players", "7", "--rules", "pack=36", "--bots", "random," * 5 + "heuristic"]
+    assert main(argv) == 0
+    table = started[0]["app"].state.hub.table
+    assert table.rules.pack == 36
+    assert [s.kind for s in table.seats] == ["human", *["random"] * 5, "heuristic"]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["--humans", "5"], "humans must be from 1 to 4"),
+        (["--players", "5"], "players must be 2 to 4 with the 32-card pack (R1)"),
         (["--bots", "random"], "need 3 bot name(s)"),
         (["--delay", "-1"], "--delay must not be negative"),
         (["--dealer", "4"], "dealer must be a seat from 0 to 3"),

@@ -12,7 +12,7 @@ import pytest
 from babel.messages.pofile import read_po
 from starlette.testclient import TestClient
 
-from bohmisch_watten import DECK, Card, IllegalActionError, Phase, PlayCard
+from bohmisch_watten import DECK, Card, Exchange, IllegalActionError, Phase, PlayCard, Rules
 from bohmisch_watten.web import Table
 from bohmisch_watten.web._i18n import (
     COOKIE,
@@ -62,6 +62,33 @@ def test_cards_as_the_players_say_them() -> None:
     assert card_name(Card.parse("SU"), "de") == "Schellen Unter"
     assert card_name(Card.parse("H10"), "de") == "Herz 10"
     assert card_name(Card.parse("HK"), "en") == "HK"
+    assert card_name(Card.parse("S6"), "de") == "Schellen 6"  # the 36-card pack's Sixes
+    assert card_name(Card.parse("G6"), "en") == "G6"
+
+
+@pytest.mark.rule("R6", "R20")
+def test_a_seven_seat_table_logs_and_refuses_in_german() -> None:
+    """Every card of the 36-card pack has its German name in the log, and the refusal a
+    person at seven seats meets (no card to draw, R20) has a German pattern."""
+    table = Table(players=7, humans=7, seed=8, rules=Rules(pack=36), dealer=6)
+    rng = random.Random(8)
+    sixes, refused = 0, set()
+    while table.state.deal_number <= 3 and not table.state.is_terminal:
+        state, seat = table.state, table.state.current_player
+        if seat is None:
+            table.step()
+            continue
+        if state.phase is Phase.EXCHANGE and state.legal_actions()[0] == Exchange([]):
+            with pytest.raises(IllegalActionError) as refusal:
+                state.apply(Exchange([state.hands[seat][0]]), seat=seat)
+            refused.add(str(refusal.value))
+        table.act(seat, str(rng.choice(state.legal_actions())))
+        newest = table.frame(seat)["logs"]["de"][-1]
+        sixes += bool(re.search(r"\b(Eichel|Gras|Herz|Schellen) 6\b", newest))
+    assert sixes  # a Six was named in German ("Eichel 6") on some seat's newest line
+    assert refused
+    assert all(m.startswith("R20: ") for m in refused)
+    assert all(any(p.match(m) for p in _rule_patterns()) for m in refused)
 
 
 def _fields(text: str) -> set[str]:

@@ -65,7 +65,7 @@ def test_pages_links_and_headers() -> None:
         assert 'button("Take it", "take"' in html
         assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")
         assert "https://" not in html
-        assert html.count("data-card=") == 32  # every face once, from bohmisch_watten.svg
+        assert html.count("data-card=") == 36  # each face of both packs once, from .svg
         assert client.get("/play/not-a-token").status_code == 403
         # every seat handed out and none connected: hand out the first again
         assert client.get("/", follow_redirects=False).status_code == 303

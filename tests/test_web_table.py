@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bohmisch_watten import (
@@ -35,6 +35,8 @@ from bohmisch_watten.web._story import KEPT, RECENT
 from game_strategies import policy
 from knowledge import cards_in, known_cards
 
+PACK36 = Rules(pack=36)
+
 
 def drive(table: Table, rng: random.Random, steps: int) -> None:
     """Play ``steps`` moves: chance and bots by the table, people by the random policy."""
@@ -57,6 +59,8 @@ def to_human(table: Table) -> None:
 def test_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="players"):
         Table(players=5)
+    with pytest.raises(ValueError, match="humans must be from 1 to 7"):
+        Table(players=7, humans=8, rules=PACK36)
     with pytest.raises(ValueError, match="humans"):
         Table(players=3, humans=0)
     with pytest.raises(ValueError, match="bots: need 3"):
@@ -73,6 +77,49 @@ def test_arguments_are_checked() -> None:
         Table(dealer="1")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="rules"):
         Table(rules="default")  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("R1")
+@pytest.mark.parametrize("players", [1, 5, 8])
+def test_the_pack_sets_the_most_seats(players: int) -> None:
+    """Up to four seats with the 32-card pack, seven with the 36-card pack (R1): the
+    refusal names the rule and, at the 32-card pack, the pack that seats more."""
+    if players == 5:
+        Table(players=5, rules=PACK36, bots=["random"] * 4)  # seated
+        message = r"2 to 4 with the 32-card pack \(R1\) \(the 36-card pack, rules pack=36, seats"
+        with pytest.raises(ValueError, match=message):
+            Table(players=players)
+        return
+    with pytest.raises(ValueError, match=r"players must be 2 to 4 with the 32-card pack \(R1\)"):
+        Table(players=players)
+    with pytest.raises(ValueError, match=r"must be 2 to 7 with the 36-card pack \(R1\), got"):
+        Table(players=players, rules=PACK36)
+
+
+@pytest.mark.rule("R15", "R19", "R20")
+def test_seven_seats_exchange_nothing_but_the_dealers_trump_card() -> None:
+    """With seven players the stock is empty (R15): the exchange frame offers no card to
+    give (R20), the dealer one for the trump card (R19); a person who tries anyway is
+    refused naming R20 and the table goes on."""
+    table = Table(players=7, humans=7, seed=5, rules=PACK36, dealer=6)
+    to_human(table)
+    while table.state.phase is Phase.CUT:
+        table.act(table.state.current_player or 0, "leave")
+    assert table.state.phase is Phase.EXCHANGE
+    seat = table.state.current_player
+    assert seat is not None
+    assert seat != 6
+    assert table.frame(seat)["exchange"] == {"max": 0, "max_with_trump": None, "can_fold": False}
+    with pytest.raises(IllegalActionError, match="R20: the stock holds only 0 cards"):
+        table.act(seat, f"exchange {table.state.hands[seat][0]}")
+    while table.state.current_player != 6:
+        table.act(table.state.current_player or 0, "exchange")
+    assert table.frame(6)["exchange"] == {"max": 0, "max_with_trump": 1, "can_fold": False}
+    give = table.state.hands[6][0]
+    table.act(6, f"exchange {give} +trump")
+    assert table.state.phase is Phase.PLAY
+    assert give not in table.state.hands[6]
+    assert any(line.startswith("You play and exchange") for line in table.logs[6])
 
 
 def test_seats_tokens_and_default_bots() -> None:
@@ -221,12 +268,18 @@ def test_narration_of_the_ritual_names_taken_cards_to_all() -> None:
 @pytest.mark.rule("R13", "R23")
 @settings(max_examples=25, deadline=None)
 @given(
-    players=st.integers(2, 4),
+    players=st.integers(2, 7),
+    pack=st.sampled_from([32, 36]),
     seed=st.integers(0, 2**32 - 1),
     steps=st.integers(0, 150),
 )
-def test_frames_carry_only_cards_the_seat_knows(players: int, seed: int, steps: int) -> None:
-    table = Table(players=players, humans=players, seed=seed, rules=Rules(start_score=6))
+@example(players=7, pack=36, seed=2, steps=150)  # seven seats every run
+@example(players=5, pack=36, seed=9, steps=90)
+def test_frames_carry_only_cards_the_seat_knows(
+    players: int, pack: int, seed: int, steps: int
+) -> None:
+    rules = Rules(start_score=6, pack=36 if players > 4 else pack)
+    table = Table(players=players, humans=players, seed=seed, rules=rules)
     drive(table, random.Random(seed), steps)
     for seat in range(players):
         frame = json.dumps(table.frame(seat))
@@ -260,9 +313,10 @@ def test_any_text_is_a_move_or_a_clean_refusal(text: str) -> None:
 @settings(max_examples=6, deadline=None)
 @given(
     seed=st.integers(0, 2**16),
-    players=st.sampled_from([2, 3, 4]),
+    players=st.sampled_from([2, 3, 4, 7]),
     rules=st.sampled_from(["", "must_head=false,schleck=none", "start_score=10"]),
 )
+@example(seed=3, players=7, rules="start_score=10")  # seven seats every run
 def test_the_cached_frame_text_is_the_frame_at_every_move(
     seed: int, players: int, rules: str
 ) -> None:
@@ -270,7 +324,10 @@ def test_the_cached_frame_text_is_the_frame_at_every_move(
     at every move, for every seat in turn, it is exactly ``encode(frame(seat))``, across
     new games, a seat handed to a bot and back, and a table restored from its journal."""
     rng = random.Random(seed)
-    table = Table(players=players, humans=2, seed=seed, rules=rules_from_text(rules))
+    if players > 4:  # the 36-card pack, bots that play it (R1)
+        rules = ",".join(filter(None, ["pack=36", rules]))
+    bots = ["random"] * (players - 2) if players > 4 else None
+    table = Table(players=players, humans=2, seed=seed, rules=rules_from_text(rules), bots=bots)
     named = attrs.evolve(table.seats[1], display='Zoë \u0000"x"')  # escapes in JSON
     table.seats = (table.seats[0], named, *table.seats[2:])
     checked, handed = 0, False

@@ -28,7 +28,7 @@ from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore
 from typing import Any, Final, Protocol
 
 from ..actions import Action
-from ..cards import DECK, bits
+from ..cards import CARDS, bits
 from ..deals import DealSummary, summary_to_dict
 from ..phases import Phase
 from ..rules import Rules, rules_values
@@ -84,12 +84,12 @@ def encode(message: Any) -> str:
 
 
 def _plays(plays: Plays) -> list[dict[str, Any]]:
-    return [{"seat": seat, "card": str(DECK[card])} for seat, card in plays]
+    return [{"seat": seat, "card": str(CARDS[card])} for seat, card in plays]
 
 
 # The pieces below write JSON the way ``encode`` does (compact, ASCII), for the fields
 # of every frame whose types are fixed: a frame is written as text, not as a dict.
-_QUOTED: Final = tuple(encode(str(card)) for card in DECK)
+_QUOTED: Final = tuple(encode(str(card)) for card in CARDS)
 """Each card's code as a JSON string, by index."""
 _BOOLS: Final = ("false", "true")
 

@@ -19,7 +19,7 @@ from babel.messages.pofile import read_po
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from ..cards import DECK, Card, Rank, Suit
+from ..cards import CARDS, Card, Rank, Suit
 
 __all__ = [
     "DEFAULT",
@@ -79,7 +79,7 @@ def _german_name(card: Card) -> str:
     return f"{critical} ({name})" if critical else name
 
 
-_GERMAN_NAMES: Final = tuple(_german_name(card) for card in DECK)
+_GERMAN_NAMES: Final = tuple(_german_name(card) for card in CARDS)
 """Every card's German name by index: the log names a card on most lines."""
 
 

@@ -87,8 +87,15 @@ def openapi() -> dict[str, Any]:
         "type": "object",
         "additionalProperties": False,
         "properties": {
-            "players": {"type": "integer", "minimum": 2, "maximum": 4, "default": 4},
-            "humans": {"type": "integer", "minimum": 1, "maximum": 4, "default": 1},
+            "players": {
+                "type": "integer",
+                "minimum": 2,
+                "maximum": 7,
+                "default": 4,
+                "description": "Seats (R1): at most 4 with the 32-card pack (the default),"
+                " 7 with rules pack=36; more than the pack seats is a 400.",
+            },
+            "humans": {"type": "integer", "minimum": 1, "maximum": 7, "default": 1},
             "bots": {
                 "type": "array",
                 "maxItems": 8,

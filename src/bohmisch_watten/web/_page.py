@@ -17,7 +17,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Final
 
-from ..cards import DECK
+from ..cards import CARDS
 from ..svg import card_back_svg, card_svg
 from ._i18n import DEFAULT, LANGUAGES, gettext, messages
 from ._players import BOT_KINDS
@@ -38,7 +38,7 @@ def _json_for_script(value: object) -> str:
 
 @lru_cache(maxsize=1)
 def _cards_json() -> str:
-    faces = {str(card): card_svg(card) for card in DECK}
+    faces = {str(card): card_svg(card) for card in CARDS}
     faces["back"] = card_back_svg()
     return _json_for_script(faces)
 

@@ -155,7 +155,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="full garbage collections on this clock, never mid-move (default 600; 0: Python's"
         " own schedule)",
     )
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 8),
+        default=None,
+        metavar="{2..7}",
+        help="seats (R1): 2 to 4, or to 7 with --rules pack=36 (default 4)",
+    )
     parser.add_argument(
         "--humans", type=int, default=None, help="human seats, each with its own link (default 1)"
     )

@@ -434,8 +434,6 @@ def _table_request(
         rules = rules_from_text(rules_text)
     except FormatError as error:
         raise _BadRequest(f"rules: {error}") from None
-    if rules.pack != 32:
-        raise _BadRequest("rules: pack=36: the web table seats the 32-card game only so far")
     delay = data.get("delay", default_delay)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)):
         raise _BadRequest("delay must be a number of seconds")

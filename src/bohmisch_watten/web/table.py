@@ -95,6 +95,16 @@ class Seat:
         return f"Seat {self.number}" + ("" if self.is_human else f" ({self.kind} bot)")
 
 
+def _seats_refused(players: int, rules: Rules) -> str:
+    """Why a table of ``players`` seats cannot play ``rules`` (R1): the pack sets the
+    most seats, so the message says which pack seats more."""
+    more = " (the 36-card pack, rules pack=36, seats up to 7)" if rules.pack == 32 else ""
+    return (
+        f"players must be 2 to {rules.max_players} with the {rules.pack}-card pack (R1)"
+        f"{more}, got {players}"
+    )
+
+
 def _bot_list(bots: Sequence[str] | None, count: int, specs: Mapping[str, str]) -> list[str]:
     if bots is None:
         return (["search"] + ["heuristic"] * count)[:count]
@@ -115,7 +125,8 @@ class Table:
     """A game where humans (seats ``0 … humans-1``) sit with bots.
 
     Args:
-        players: 2, 3 or 4 (R1).
+        players: 2 to ``rules.max_players`` (R1): 4 with the 32-card pack, 7 with the
+            36-card pack (``Rules(pack=36)``).
         humans: how many of the seats are people, at least one.
         bots: the bot kind of each other seat, in seat order; by default one search
             bot and heuristic bots.
@@ -148,18 +159,17 @@ class Table:
         for name, value in (("players", players), ("humans", humans)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        if players not in (2, 3, 4):
-            raise ValueError(f"players must be 2, 3 or 4, got {players}")
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+        rules = rules or Rules()
+        if not 2 <= players <= rules.max_players:
+            raise ValueError(_seats_refused(players, rules))
         if not 1 <= humans <= players:
             raise ValueError(f"humans must be from 1 to {players}, got {humans}")
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise TypeError(f"dealer must be an int, got {type(dealer).__name__}")
         if not 0 <= dealer < players:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}, got {dealer}")
-        if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
-        if rules is not None and rules.pack != 32:
-            raise ValueError("rules: pack=36: the web table seats the 32-card game only so far")
         if judge is not None and not isinstance(judge, Judge):
             raise TypeError(f"judge must have hint() and evaluate(), got {type(judge).__name__}")
         specs = dict(specs or {})
@@ -170,7 +180,7 @@ class Table:
             else Seat(s, kinds[s - humans])
             for s in range(players)
         )
-        start = new_game(players, rules=rules or Rules(), dealer=dealer)
+        start = new_game(players, rules=rules, dealer=dealer)
         self._setup(seats, start, seed, judge, specs)
 
     def _setup(

@@ -37,7 +37,7 @@ function send(message) {
 function act(text) { send({type: "action", action: text}); }
 const WORDS_DE = {Acorns: "Eichel", Leaves: "Gras", Hearts: "Herz", Bells: "Schellen", trumps: "Trumpf", or: "oder"};
 function fieldDe(value) {  // the cards, suits and "or" inside a rule message, in German
-  return String(value).replace(/\b([EGHS](?:10|[7-9UOKA]))\b/g, (m, code) => cardName(code))
+  return String(value).replace(/\b([EGHS](?:10|[6-9UOKA]))\b/g, (m, code) => cardName(code))
     .replace(/\b(Acorns|Leaves|Hearts|Bells|trumps|or)\b/g, (m, word) => WORDS_DE[word]);
 }
 function actionText(action) {  // a move as the hint names it ("play HK"), in the page's language
@@ -91,6 +91,12 @@ function cardName(code) {  // as the players say it in German; the notation in E
   return SUITS_DE[code[0]] + " " + (RANKS_DE[rank] || rank);
 }
 function name(seat) { return seat === frame.seat ? tr("You") : frame.players[seat].name; }
+function shortName(seat) {  // a seat's name where room is short: a bot's default name without its kind
+  const p = frame.players[seat];
+  if (seat !== frame.seat && p.kind !== "human" && p.name === "Seat " + seat + " (" + p.kind + " bot)")
+    return tr("Seat {seat}", {seat: seat});
+  return name(seat);
+}
 function count(n, word) { return tr(n === 1 || n === -1 ? "{n} " + word : "{n} " + word + "s", {n: n}); }
 const SUITS = LANG === "de" ? SUITS_DE : {E: "Acorns", G: "Leaves", H: "Hearts", S: "Bells"};
 const CRITICAL = {HK: "Maxi", S7: "Belli", E7: "Spitz"};
@@ -104,6 +110,7 @@ function render() {
   document.body.dataset.deal = v.deal_number;
   document.body.dataset.turn = frame.your_turn ? "you" : "other";
   document.body.dataset.gameOver = frame.game_over ? "true" : "false";
+  document.body.dataset.seats = v.num_players;  // the style packs five to seven seats tighter
   const trumps = v.trump_card ? " · " + tr("{suit} are trumps", {suit: SUITS[v.trump_card[0]]}) : "";
   const turn = frame.game_over ? tr("Game over") : frame.your_turn ? tr("Your turn")
     : v.current_player === null ? tr("Dealing…") : tr("Waiting for {name}", {name: name(v.current_player)});
@@ -124,13 +131,21 @@ function renderOpponents(v, me) {
     const s = watching ? i : (me + i) % v.num_players;
     const d = el("div", null, "seat" + (v.current_player === s ? " turn" : ""));
     d.dataset.seat = s;
-    const n = el("div", name(s), "name");
+    const n = el("div", null, "name");
+    n.appendChild(el("span", shortName(s), "who"));
+    const kind = frame.players[s].kind;
+    if (kind !== "human") n.appendChild(el("span", kind.split(":")[0], "chip kind"));
     if (v.dealer === s) n.appendChild(el("span", tr("dealer"), "chip"));
     if (v.folded[s]) n.appendChild(el("span", tr("folded"), "chip out"));
     d.appendChild(n);
-    let meta = count(v.scores[s], "point") + " · " + count(v.tricks_won[s], "trick");
-    if (v.exchanged[s] !== null) meta += " · " + tr("exchanged {count}", {count: v.exchanged[s]});
-    d.appendChild(el("div", meta, "meta"));
+    const meta = el("div", null, "meta");  // each fact whole: a narrow seat wraps between them
+    const facts = [count(v.scores[s], "point"), count(v.tricks_won[s], "trick")];
+    if (v.exchanged[s] !== null) facts.push(tr("exchanged {count}", {count: v.exchanged[s]}));
+    facts.forEach((fact, i) => {
+      if (i) meta.append(" ");  // between the spans: a line breaks after a "·", never in a fact
+      meta.appendChild(el("span", fact + (i < facts.length - 1 ? " ·" : ""), "fact"));
+    });
+    d.appendChild(meta);
     const backs = el("div", null, "backs");
     if (!v.folded[s]) for (let k = 0; k < v.hand_sizes[s]; k++) backs.appendChild(cardEl("back"));
     d.appendChild(backs);
@@ -151,7 +166,9 @@ function renderMiddle(v) {
   for (const p of plays) {
     const d = el("div", null, "played" + (p.seat === winner ? " winning" : "") + (old ? " old" : ""));
     d.appendChild(cardEl(p.card));
-    d.appendChild(el("span", name(p.seat) + (p.seat === winner && !old ? " · " + tr("winning") : ""), "who"));
+    const who = el("span", shortName(p.seat), "who");
+    if (p.seat === winner && !old) who.appendChild(el("span", tr("winning"), "mark"));
+    d.appendChild(who);
     trick.appendChild(d);
   }
   if (caption) trick.appendChild(el("div", caption, "caption"));
@@ -185,17 +202,22 @@ function renderPrompt(v, me) {
     row.appendChild(button("Leave it", "leave", () => act("leave"), true));
   } else if (frame.exchange) {
     const x = frame.exchange, withTrump = takeTrump && x.max_with_trump !== null;
-    const limit = withTrump ? x.max_with_trump : x.max;
-    box.appendChild(el("div", tr(withTrump ? "Your decision: select up to {limit} card(s) to exchange (one of them for the trump card), or none, then press Exchange."
+    const limit = exchangeLimit();
+    box.appendChild(el("div", limit === 0 ? tr("The stock is empty: nobody draws (R20). Keep your hand, or fold if you may.")
+      : tr(withTrump ? "Your decision: select up to {limit} card(s) to exchange (one of them for the trump card), or none, then press Exchange."
       : "Your decision: select up to {limit} card(s) to exchange, or none, then press Exchange.", {limit: limit})));
     if (x.max_with_trump !== null) {
-      const label = el("label", " " + tr("take the trump card {card}", {card: cardName(v.trump_card)}));
+      const option = el("label", " " + tr("take the trump card {card}", {card: cardName(v.trump_card)}));
       const box2 = document.createElement("input");
       box2.type = "checkbox"; box2.id = "taketrump"; box2.checked = !!withTrump;
-      box2.addEventListener("change", () => { takeTrump = box2.checked; render(); });
-      label.prepend(box2); row.appendChild(label);
+      box2.addEventListener("change", () => {
+        takeTrump = box2.checked;
+        if (exchangeLimit() === 0) selected.clear();  // no card may go without the trump card
+        render();
+      });
+      option.prepend(box2); row.appendChild(option);
     }
-    row.appendChild(button(tr("Exchange {count}", {count: selected.size}), "exchange", () => {
+    row.appendChild(button(limit === 0 ? tr("Keep my hand") : tr("Exchange {count}", {count: selected.size}), "exchange", () => {
       const cards = Array.from(selected).join(" ");
       act(("exchange " + cards).trim() + (withTrump ? " +trump" : ""));
     }));
@@ -209,9 +231,13 @@ function renderPrompt(v, me) {
   }
   box.appendChild(row);
 }
+function exchangeLimit() {  // the most cards this seat may give now (R20: no more than the stock holds)
+  const x = frame.exchange;
+  return takeTrump && x.max_with_trump !== null ? x.max_with_trump : x.max;
+}
 function renderHand(v) {
   const box = $("hand"); box.replaceChildren();
-  const exchanging = !!frame.exchange;
+  const exchanging = !!frame.exchange && exchangeLimit() > 0;
   const playable = new Set(v.legal_actions.filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
   box.className = playable.size ? "dim" : "";
   for (const code of v.hand) {
@@ -232,14 +258,20 @@ function renderHand(v) {
 function renderScores(v) {
   const table = $("scores"); table.replaceChildren();
   const head = el("tr"); head.appendChild(el("th", tr("Deal")));
-  for (const p of frame.players) head.appendChild(el("th", p.seat === frame.seat ? tr("You") : tr("Seat {seat}", {seat: p.seat})));
+  const many = frame.players.length > 4;  // five to seven columns: a seat's number heads its own
+  for (const p of frame.players) {
+    const seat = tr("Seat {seat}", {seat: p.seat}), cell = el("th", p.seat === frame.seat ? tr("You") : many ? String(p.seat) : seat);
+    cell.title = p.seat === frame.seat ? tr("You") : seat;
+    head.appendChild(cell);
+  }
   table.appendChild(head);
   let before = frame.players.map(() => v.rules.start_score);
   (v.past_deals || []).forEach((d, i) => {
     const row = el("tr"); row.appendChild(el("td", String(i + 1)));
     d.scores.forEach((score, s) => {
-      const change = score - before[s];
-      row.appendChild(el("td", score + " (" + (change > 0 ? "+" : "") + change + ")"));
+      const change = score - before[s], cell = el("td", String(score));
+      cell.appendChild(el("span", " (" + (change > 0 ? "+" : "") + change + ")", "change"));
+      row.appendChild(cell);
     });
     before = d.scores;
     table.appendChild(row);
@@ -254,7 +286,7 @@ function renderScores(v) {
     t.appendChild(h);
     frame.players.forEach((p, s) => {
       const row = el("tr");
-      row.appendChild(el("td", name(s)));
+      row.appendChild(el("td", shortName(s)));
       row.appendChild(el("td", last.folded[s] ? tr("folded") : String(last.tricks_won[s])));
       row.appendChild(el("td", (last.points[s] > 0 ? "+" : "") + last.points[s]));
       row.appendChild(el("td", String(last.scores[s])));
@@ -273,11 +305,11 @@ function renderGameOver(v) {
   const box = $("gameover");
   box.style.display = frame.game_over ? "flex" : "none";
   if (!frame.game_over) return;
-  const names = (seats) => seats.map(name).join(", ");
+  const names = (seats) => seats.map(shortName).join(", ");
   const won = v.winners.includes(frame.seat);
   $("gameover-title").textContent = won ? tr("You won!") : tr("Game over");
   $("gameover-text").textContent = tr("Winners: {winners}. Losers: {losers}. Final scores: {scores}.", {winners: names(v.winners),
-    losers: names(v.losers), scores: v.scores.map((score, seat) => name(seat) + " " + score).join(" · ")});
+    losers: names(v.losers), scores: v.scores.map((score, seat) => shortName(seat) + " " + score).join(" · ")});
   $("again").style.display = frame.host ? "" : "none";
   if (renderGameOver.game !== frame.game) {  // a new game over: forget the last review
     renderGameOver.game = frame.game;
