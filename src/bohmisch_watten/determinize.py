@@ -414,7 +414,7 @@ class Plan:
                 stock_free.append(card)
         if self.known_look >= 0:
             bottom = self.known_look
-        if where == _HELD:
+        if where == _HELD:  # _ANYWHERE (0) but in seven-player deals
             hands[info.dealer] |= 1 << bottom
         elif where == _GIVEN:
             discards[info.dealer] |= 1 << bottom
@@ -450,6 +450,7 @@ class Plan:
     ) -> World:
         info = self.info
         n, obs, dealer = info.num_players, info.observer, info.dealer
+        holder = self.dealt_bottom
         trump_bit = 1 << info.trump
         chunks: list[list[int]] = [[] for _ in range(n)]
         dealt: list[int] = [0] * n
@@ -468,7 +469,7 @@ class Plan:
                     own_drawn = sum(1 << card for card in info.draws)
                     took = trump_bit if q == dealer and info.took_trump else 0
                     dealt[q] = (after & ~own_drawn & ~took) | info.discards
-                if q == self.dealt_bottom and self.known_look < 0:  # his, of a known class
+                if q == holder and self.known_look < 0:  # his, of a known class
                     bottom = rng.choice(bits(dealt[q] & self.class_mask & ~taken))
                 continue
             if info.folded[q] or info.exchanged[q] < 0:
@@ -485,7 +486,7 @@ class Plan:
                     bottom = rng.choice(bits(drawable & self.class_mask))
                 drawn = [*rng.sample(bits(drawable & ~(1 << bottom)), w - 1), bottom]
             else:
-                if q == self.dealt_bottom and where == _PLAYED and self.known_look < 0:
+                if q == holder and where == _PLAYED and self.known_look < 0:
                     bottom = rng.choice(bits(self.played_by[q] & ~taken & ~took & self.class_mask))
                 drawn = rng.sample(bits(drawable), w)
             chunks[q] = drawn
@@ -495,7 +496,7 @@ class Plan:
         second: list[int] = []
         for q in self.order:  # R15: 3 - k, the trump card, then 2 each
             own = bits(dealt[q] & ~self.taken_by[q])
-            if q == self.dealt_bottom:  # R13: with no stock the bottom card is dealt last
+            if q == holder:  # R13: with no stock the bottom card is dealt last
                 own.remove(bottom)
                 own.append(bottom)
             first = 3 - self.taken_by[q].bit_count()
