@@ -1,5 +1,8 @@
 """Determinization: hidden cards dealt anew so that everything one seat knows stays true.
 
+One job in one file, although it is long: the exact sampler, whose counting, cases and
+pack layout answer to one another and to the walk of a deal's actions at the end.
+
 This module serves :meth:`PlayerView.sample_state`.  It works on one deal at a time,
 described by a :class:`DealInfo` (what an observer knows of that deal: the public facts
 plus, optionally, one seat's own cards), and draws a *world*: a pack order and every
