@@ -303,6 +303,17 @@ def taker_exchanges(state: GameState, rng: random.Random) -> object:
     return rng.choice(state.legal_actions())
 
 
+def forehand_three_next_two(state: GameState, rng: random.Random) -> object:
+    """Forehand exchanges three cards and the next seat two: six players empty the
+    stock of five (R18, R20), and the second draws its bottom card."""
+    if state.phase is Phase.EXCHANGE:
+        n = state.num_players
+        want = {(state.dealer + 1) % n: 3, (state.dealer + 2) % n: 2}.get(state.current_player, 0)
+        legal = state.legal_actions()
+        return rng.choice([a for a in legal if isinstance(a, Exchange) and len(a.discard) == want])
+    return rng.choice(state.legal_actions())
+
+
 Policy = Callable[[GameState, random.Random], object]
 
 
@@ -448,5 +459,21 @@ def test_exact_for_six_players_when_a_taken_critical_may_be_kept_or_discarded() 
     assert taker.card not in played
     assert state.stock
     z, worst = check_exact(state, 0, 10_000)
+    assert z < 5
+    assert worst < 4.5
+
+
+@pytest.mark.rule("R13", "R18", "R20", "R23")
+def test_exact_for_six_players_when_the_bottom_card_was_drawn() -> None:
+    """Six players empty the stock: the ritual's bottom card, hidden from the observer
+    (forehand, who drew the first three), is among the second seat's draws (R13, R20)."""
+    state = first_deal_at(6, Rules(pack=36), 7, forehand_three_next_two, 4, 3)
+    observer = (state.dealer + 1) % 6
+    assert state.stock == ()
+    assert state.exchange_counts[(state.dealer + 2) % 6] == 2
+    look = state.cut_looks[-1]
+    assert not look.taken
+    assert look.seat != observer
+    z, worst = check_exact(state, observer, 10_000)
     assert z < 5
     assert worst < 4.5
