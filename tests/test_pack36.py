@@ -258,18 +258,9 @@ def test_the_encoding_and_the_adapters_refuse_the_36_card_pack_clearly() -> None
     assert rules_argument("pack=32") == Rules()
 
 
-def test_the_solver_and_the_web_table_refuse_the_36_card_pack_clearly() -> None:
-    from bohmisch_watten.solver import solve
+def test_the_web_table_refuses_the_36_card_pack_clearly() -> None:
     from bohmisch_watten.web.table import Table
 
-    state = play_deals(3, 0, deals=1)
-    rng = random.Random(2)
-    while state.phase is not Phase.PLAY:
-        state = state.apply(
-            state.sample_chance(rng) if state.is_chance_node else rng.choice(state.legal_actions())
-        )
-    with pytest.raises(NotImplementedError, match=r"solve\(state\): the solver covers only"):
-        solve(state)
     with pytest.raises(ValueError, match="pack=36: the web table seats the 32-card game only"):
         Table(players=3, rules=PACK36)
 
