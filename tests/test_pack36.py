@@ -199,12 +199,19 @@ def test_a_36_card_game_survives_every_text_form() -> None:
     assert svg.count("<svg") >= 1
 
 
-def test_the_sampler_refuses_the_36_card_pack_clearly() -> None:
-    state = play_deals(5, 1, deals=1)
+@pytest.mark.rule("R6", "R23")
+@pytest.mark.parametrize("players", [5, 6, 7])
+def test_the_sampler_deals_the_36_card_pack(players: int) -> None:
+    """The exact sampler covers the pack (tests/test_sampler_pack36.py tests it through)."""
+    state = play_deals(players, 1, deals=1)
     while state.is_chance_node:
         state = state.apply(state.sample_chance(random.Random(0)))
-    with pytest.raises(NotImplementedError, match="exact sampler of hidden cards covers only"):
-        state.view(state.current_player).sample_state(random.Random(0))
+    seat = state.current_player
+    assert seat is not None
+    view = state.view(seat)
+    sample = view.sample_state(random.Random(0))
+    assert sample.view(seat) == view
+    check_state(sample)  # the 36 cards conserved, among other invariants
 
 
 @pytest.mark.rule("R6")

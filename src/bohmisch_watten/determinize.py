@@ -48,10 +48,10 @@ from .actions import (
     Action,
     Node,
 )
-from .cards import bits
+from .cards import CARDS, SUIT_OF, bits
 from .deals import CutEntry
 from .seats import seat_order
-from .tricks import CRITICAL_MASK, FULL_DECK, PlayedTrick, Plays, legal_play_mask
+from .tricks import CRITICAL_MASK, PlayedTrick, Plays, legal_play_mask
 
 __all__ = [
     "DealInfo",
@@ -77,7 +77,7 @@ def forbidden_mask(card: int, prefix: Plays, trump: int, must_head: bool) -> int
     """
     own = 1 << card
     out = 0
-    for other in range(32):
+    for other in range(len(CARDS)):  # R6: the Sixes too
         if (
             other != card
             and not legal_play_mask(own | 1 << other, prefix, trump, must_head) >> card & 1
@@ -139,24 +139,32 @@ class World(NamedTuple):
 
 
 # A group of places: (size, allowed cards, kind, seat); kinds below.
-_X, _D, _BOTTOM = 0, 1, 2  # unseen hand of an exchanged player, his discards, stock bottom
+_X, _D, _BOTTOM = 0, 1, 2  # unseen hand of an exchanged player, his discards, the bottom card
+_Group = tuple[int, int, int, int]
 _Slot = tuple[int, int]  # free places: (kind, seat or stock position)
 _HAND, _DISCARD, _STOCK = 0, 1, 2
 _Choice = tuple[tuple[int, ...], tuple[int, ...]]
+# Where the dealer's last dealt card is, when it is the card the ritual left at the
+# bottom (seven players, no stock: R13, R15, RULES.md §9): not such a deal, one of his
+# played cards, his hidden hand, or his discard given up for the trump card (R19).
+_ANYWHERE, _PLAYED, _HELD, _GIVEN = 0, 1, 2, 3
 
 
 class Plan:
-    """The counting tables and fixed facts of one :class:`DealInfo`, built once."""
+    """The counting tables and fixed facts of one :class:`DealInfo`, built once.
+
+    Usually one arrangement of groups (a :class:`_Placement`) describes every consistent
+    world.  With seven players the card the ritual left at the bottom is the dealer's
+    last dealt card, which he may have played, kept or given up for the trump card; each
+    of these is a *case* with its own arrangement, and a world draws its case first, with
+    the exact weight of the worlds in it.
+    """
 
     def __init__(self, info: DealInfo) -> None:
-        if info.pack != 32:
-            raise NotImplementedError(
-                f"pack={info.pack}: the exact sampler of hidden cards covers only the 32-card "
-                "pack so far (R6); a view of the 36-card game cannot be sampled yet"
-            )
-        """Count, once per view, every way the hidden cards can be placed (see the class)."""
+        """Count, once per view, every way the hidden cards can be placed (see the module)."""
         self.info = info
         n, dealer, obs = info.num_players, info.dealer, info.observer
+        deck = (1 << info.pack) - 1  # R6: the 32 cards, with 36 the Sixes too
         self.order = seat_order(dealer, n)  # R2, R15, R18
         taken_by = [0] * n
         self.takes: list[int] = []
@@ -171,63 +179,64 @@ class Plan:
         self.look = look
         class_mask = 0
         if look is not None:
-            class_mask = CRITICAL_MASK if look[3] else FULL_DECK & ~CRITICAL_MASK
+            class_mask = CRITICAL_MASK if look[3] else deck & ~CRITICAL_MASK
         self.class_mask = class_mask
         known_look = look[1] if look is not None and look[1] >= 0 else -1
         self.known_look = known_look
-
-        groups: list[tuple[int, int, int, int]] = []
-        free: list[_Slot] = []
         self.pinned_hand = [0] * n
         self.drew_bottom = -1
+        # The seat dealt the bottom card as his last card: the dealer when the pack leaves
+        # no stock (seven players and 36 cards, R15), else -1.
+        self.dealt_bottom = -1
+        self.played_by = [0] * n
+        self.forbid = [0] * n
+        self.cases: list[tuple[_Placement, int]] = []
+        self.case_weights: list[int] = []
         if info.trump < 0:  # phase CUT: only the pack and the takes exist
             known = taken_all | (1 << known_look if known_look >= 0 else 0)
-            pool = FULL_DECK & ~known
+            pool = deck & ~known
             size = info.stock_size - (1 if look is not None else 0)
-            free = [(_STOCK, i) for i in range(size)]
+            groups: list[_Group] = []
             if look is not None and known_look < 0:
                 groups.append((1, pool & class_mask, _BOTTOM, -1))
-            self._setup(pool, groups, free, [0] * n)
+            free: list[_Slot] = [(_STOCK, i) for i in range(size)]
+            self._add_case(pool, (groups, free), [0] * n, 1, _ANYWHERE)
+            self._finish()
             return
 
-        played_by = [0] * n
+        played_by = self.played_by
         for plays, _ in info.tricks:
             for seat, card in plays:
                 played_by[seat] |= 1 << card
         for seat, card in info.trick:
             played_by[seat] |= 1 << card
-        self.played_by = played_by
         played_all = sum(played_by)
         trump_bit = 1 << info.trump
         # Who drew the bottom card of the stock, if the stock ran out (R20).
         stock_len = info.stock_size + sum(self._draws(q) for q in range(n))
-        self.initial_stock = stock_len
         total = 0
         for q in self.order:
             total += self._draws(q)
             if look is not None and total == stock_len and self._draws(q) and self.drew_bottom < 0:
                 self.drew_bottom = q
+        if look is not None and info.pack - 1 - 5 * n == 0:
+            self.dealt_bottom = dealer
         known = played_all | trump_bit | taken_all
         if obs >= 0:
             known |= info.hand | info.discards
         if known_look >= 0:
             known |= 1 << known_look
-        unknown = FULL_DECK & ~known
+        unknown = deck & ~known
         semi = [0] * n  # taken Criticals a player kept or discarded: we cannot tell
-        forbid = [0] * n
-        trump_suit = info.trump >> 3
+        forbid = self.forbid
+        trump_suit = SUIT_OF[info.trump]  # R6: a Six has the index 32 + suit
         for plays, _ in (*info.tricks, (info.trick, -1)):
             for i in range(1, len(plays)):
                 seat, card = plays[i]
                 if seat != obs:
                     forbid[seat] |= forbidden_mask(card, plays[:i], trump_suit, info.must_head)
-        self.forbid = forbid
         for q in range(n):
-            if q == obs:
-                continue
-            t_q = taken_by[q].bit_count()
-            if info.folded[q] or info.exchanged[q] < 0:  # the dealt hand, untouched
-                free += [(_HAND, q)] * (5 - t_q)
+            if q == obs or info.folded[q] or info.exchanged[q] < 0:
                 continue
             semi[q] = taken_by[q] & ~played_by[q]
             pinned = 0
@@ -236,19 +245,27 @@ class Plan:
             if q == self.drew_bottom and known_look >= 0 and not played_by[q] >> known_look & 1:
                 pinned |= 1 << known_look
             self.pinned_hand[q] = pinned
-            size = 5 - played_by[q].bit_count() - pinned.bit_count()
-            groups.append((size, (unknown | semi[q]) & ~forbid[q], _X, q))
-            if semi[q]:
-                groups.append((info.exchanged[q], unknown | semi[q], _D, q))
+        pool = unknown | sum(semi)
+        holder = self.dealt_bottom
+        if holder < 0 or holder == obs:
+            self._add_case(pool, self._places(unknown, semi, _ANYWHERE), semi, 1, _ANYWHERE)
+        elif info.folded[holder] or info.exchanged[holder] < 0:  # his hand is as dealt
+            self._add_case(pool, self._places(unknown, semi, _HELD), semi, 1, _HELD)
+        else:
+            # A played card of the bottom's class (a Critical or not, R13): each of the
+            # dealer's dealt cards he played may be it, so that case counts them.
+            dealt_played = played_by[holder] & ~taken_by[holder] & ~trump_bit
+            if known_look >= 0:
+                in_play = dealt_played >> known_look & 1
             else:
-                free += [(_DISCARD, q)] * info.exchanged[q]
-        stock_free = info.stock_size
-        if look is not None and info.stock_size:
-            stock_free -= 1
-            if known_look < 0:
-                groups.append((1, unknown & class_mask, _BOTTOM, -1))
-        free += [(_STOCK, i) for i in range(stock_free)]
-        self._setup(unknown | sum(semi), groups, free, semi)
+                in_play = (dealt_played & class_mask).bit_count()
+            if in_play:
+                self._add_case(pool, self._places(unknown, semi, _PLAYED), semi, in_play, _PLAYED)
+            if known_look < 0 or not in_play:
+                self._add_case(pool, self._places(unknown, semi, _HELD), semi, 1, _HELD)
+                if info.exchanged[holder] > 0:  # R19: given up for the trump card
+                    self._add_case(pool, self._places(unknown, semi, _GIVEN), semi, 1, _GIVEN)
+        self._finish()
 
     def _draws(self, q: int) -> int:
         info = self.info
@@ -256,12 +273,248 @@ class Plan:
             return 0
         return info.exchanged[q] - (1 if q == info.dealer and info.took_trump else 0)
 
-    # ----------------------------------------------------------- counting tables
+    def _places(
+        self, unknown: int, semi: list[int], where: int
+    ) -> tuple[list[_Group], list[_Slot]] | None:
+        """The groups and the free places of the hidden cards, the dealer's last dealt
+        card ``where`` it is (a case, see the class); None if that cannot be."""
+        info = self.info
+        known_look, class_mask = self.known_look, self.class_mask
+        groups: list[_Group] = []
+        free: list[_Slot] = []
+        for q in range(info.num_players):
+            if q == info.observer:
+                continue
+            t_q = self.taken_by[q].bit_count()
+            holds = q == self.dealt_bottom and where != _ANYWHERE
+            if info.folded[q] or info.exchanged[q] < 0:  # the dealt hand, untouched
+                if holds and known_look < 0:  # R13: dealt last, of a known class
+                    groups.append((1, unknown & class_mask, _BOTTOM, q))
+                free += [(_HAND, q)] * (5 - t_q - holds)
+                continue
+            pinned = self.pinned_hand[q]
+            size = 5 - self.played_by[q].bit_count()
+            given = info.exchanged[q]
+            bottom: list[_Group] = []
+            if holds and where == _HELD:
+                size -= 1
+                if known_look >= 0:
+                    pinned |= 1 << known_look
+                else:
+                    bottom.append((1, unknown & class_mask & ~self.forbid[q], _BOTTOM, q))
+            elif holds and where == _GIVEN:
+                given -= 1
+                if known_look < 0:
+                    bottom.append((1, unknown & class_mask, _BOTTOM, q))
+            size -= self.pinned_hand[q].bit_count()
+            if size < 0 or pinned & self.forbid[q]:
+                return None
+            groups.append((size, (unknown | semi[q]) & ~self.forbid[q], _X, q))
+            groups += bottom
+            if semi[q] or holds:  # a group in every case, so the free places stay the same
+                groups.append((given, unknown | semi[q], _D, q))
+            else:
+                free += [(_DISCARD, q)] * given
+        stock_free = info.stock_size
+        if self.look is not None and info.stock_size:
+            stock_free -= 1
+            if known_look < 0:
+                groups.append((1, unknown & class_mask, _BOTTOM, -1))
+        free += [(_STOCK, i) for i in range(stock_free)]
+        return groups, free
 
-    def _setup(
+    def _add_case(
         self,
         pool: int,
-        groups: list[tuple[int, int, int, int]],
+        places: tuple[list[_Group], list[_Slot]] | None,
+        semi: list[int],
+        factor: int,
+        where: int,
+    ) -> None:
+        if places is None:
+            return
+        groups, free = places
+        placement = _Placement(self, pool, groups, free, semi)
+        weight = factor * placement.count(0, placement.start)
+        if weight:
+            self.cases.append((placement, where))
+            self.case_weights.append(weight + (self.case_weights[-1] if self.case_weights else 0))
+
+    def _finish(self) -> None:
+        if not self.cases:
+            raise ValueError("inconsistent view: no deal of the hidden cards fits it")
+        frees = {tuple(sorted(placement.free)) for placement, _ in self.cases}
+        assert len(frees) == 1  # the cases count worlds alike only over the same free places
+
+    def _multiplier(self, g: _Group, placement: _Placement) -> Callable[[tuple[int, ...]], int]:
+        """Histories per placement of a hand: which of its cards were drawn (R18, R19)."""
+        _size, _, kind, q = g
+        if kind != _X:
+            return lambda c: 1
+        info = self.info
+        took = 1 if q == info.dealer and info.took_trump else 0
+        w = info.exchanged[q] - took
+        kept_public = (self.taken_by[q] & self.played_by[q]).bit_count()
+        bottom = q == self.drew_bottom
+        known = self.known_look >= 0
+        played_class = (
+            self.played_by[q] & self.class_mask & ~self.taken_by[q] & ~(1 << info.trump)
+        ).bit_count()
+        types = range(len(placement.start))
+        semi_types = [t for t in types if placement.type_semi[t]]
+        class_types = [t for t in types if placement.type_class[t] and not placement.type_semi[t]]
+
+        def mult(c: tuple[int, ...]) -> int:
+            kept = kept_public + sum(c[t] for t in semi_types)
+            drawable = 5 - took - kept
+            if not bottom:
+                return comb(drawable, w)
+            if known:
+                return comb(drawable - 1, w - 1)
+            candidates = played_class + sum(c[t] for t in class_types)
+            return candidates * comb(drawable - 1, w - 1)
+
+        return mult
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(self, rng: random.Random) -> World:
+        """One world, uniformly among those consistent with the observation."""
+        info = self.info
+        n = info.num_players
+        cases = self.cases
+        if len(cases) == 1:
+            placement, where = cases[0]
+        else:
+            weights = self.case_weights
+            placement, where = cases[bisect_right(weights, rng.randrange(weights[-1]))]
+        placed, leftover = placement.place(rng)
+        hands = [0] * n
+        discards = [0] * n
+        bottom = -1
+        for (_, _, kind, q), cards in zip(placement.groups, placed, strict=True):
+            mask = sum(1 << card for card in cards)
+            if kind == _X:
+                hands[q] |= mask
+            elif kind == _D:
+                discards[q] |= mask
+            else:
+                bottom = cards[0]
+        stock_free: list[int] = []
+        for (kind, place), card in zip(placement.free, leftover, strict=True):
+            if kind == _HAND:
+                hands[place] |= 1 << card
+            elif kind == _DISCARD:
+                discards[place] |= 1 << card
+            else:
+                stock_free.append(card)
+        if self.known_look >= 0:
+            bottom = self.known_look
+        if where == _HELD:
+            hands[info.dealer] |= 1 << bottom
+        elif where == _GIVEN:
+            discards[info.dealer] |= 1 << bottom
+        if info.trump < 0:
+            return self._cut_world(hands, stock_free, bottom)
+        return self._dealt_world(rng, hands, discards, stock_free, bottom, where)
+
+    def _full_cut(self, hidden_look: int) -> tuple[tuple[int, int, bool], ...]:
+        return tuple(
+            (seat, card if card >= 0 else hidden_look, taken)
+            for seat, card, taken, _ in self.info.cut
+        )
+
+    def _cut_world(self, hands: list[int], stock_free: list[int], bottom: int) -> World:
+        info = self.info
+        for seat, card, taken, _ in info.cut:
+            if taken:
+                hands[seat] |= 1 << card
+        pack = stock_free + ([bottom] if self.look is not None else [])
+        full = pack + self.takes[::-1]  # R12: the first card taken was the bottom card
+        return World(
+            full, tuple(hands), (0,) * info.num_players, tuple(pack), self._full_cut(bottom)
+        )
+
+    def _dealt_world(
+        self,
+        rng: random.Random,
+        hands: list[int],
+        discards: list[int],
+        stock_free: list[int],
+        bottom: int,
+        where: int,
+    ) -> World:
+        info = self.info
+        n, obs, dealer = info.num_players, info.observer, info.dealer
+        trump_bit = 1 << info.trump
+        chunks: list[list[int]] = [[] for _ in range(n)]
+        dealt: list[int] = [0] * n
+        for q in range(n):
+            taken = self.taken_by[q]
+            if q == obs:
+                hands[q] = info.hand
+                discards[q] = info.discards
+                chunks[q] = list(info.draws)
+                if q == self.drew_bottom:
+                    bottom = info.draws[-1]
+                if info.folded[q] or info.exchanged[q] < 0:
+                    dealt[q] = info.hand
+                else:
+                    after = info.hand | self.played_by[q]
+                    own_drawn = sum(1 << card for card in info.draws)
+                    took = trump_bit if q == dealer and info.took_trump else 0
+                    dealt[q] = (after & ~own_drawn & ~took) | info.discards
+                if q == self.dealt_bottom and self.known_look < 0:  # his, of a known class
+                    bottom = rng.choice(bits(dealt[q] & self.class_mask & ~taken))
+                continue
+            if info.folded[q] or info.exchanged[q] < 0:
+                hands[q] |= taken
+                dealt[q] = hands[q]
+                continue
+            hands[q] |= self.pinned_hand[q]
+            after = hands[q] | self.played_by[q]
+            took = trump_bit if q == dealer and info.took_trump else 0
+            drawable = after & ~took & ~taken
+            w = self._draws(q)
+            if q == self.drew_bottom:
+                if self.known_look < 0:
+                    bottom = rng.choice(bits(drawable & self.class_mask))
+                drawn = [*rng.sample(bits(drawable & ~(1 << bottom)), w - 1), bottom]
+            else:
+                if q == self.dealt_bottom and where == _PLAYED and self.known_look < 0:
+                    bottom = rng.choice(bits(self.played_by[q] & ~taken & ~took & self.class_mask))
+                drawn = rng.sample(bits(drawable), w)
+            chunks[q] = drawn
+            dealt[q] = (after & ~sum(1 << card for card in drawn) & ~took) | discards[q]
+        stock = stock_free + ([bottom] if self.look is not None and info.stock_size else [])
+        pack: list[int] = []
+        second: list[int] = []
+        for q in self.order:  # R15: 3 - k, the trump card, then 2 each
+            own = bits(dealt[q] & ~self.taken_by[q])
+            if q == self.dealt_bottom:  # R13: with no stock the bottom card is dealt last
+                own.remove(bottom)
+                own.append(bottom)
+            first = 3 - self.taken_by[q].bit_count()
+            pack += own[:first]
+            second += own[first:]
+        pack.append(info.trump)
+        pack += second
+        for q in self.order:
+            pack += chunks[q]
+        pack += stock
+        pack += self.takes[::-1]
+        hidden_look = bottom if self.look is not None else -1
+        return World(pack, tuple(hands), tuple(discards), tuple(stock), self._full_cut(hidden_look))
+
+
+class _Placement:
+    """The counting tables of one arrangement of groups and free places (see the module)."""
+
+    def __init__(
+        self,
+        plan: Plan,
+        pool: int,
+        groups: list[_Group],
         free: list[_Slot],
         semi: list[int],
     ) -> None:
@@ -277,7 +530,7 @@ class Plan:
                 if allowed >> card & 1:
                     member |= 1 << g
             is_semi = bool(semi_all >> card & 1)
-            key = (member, is_semi, bool(self.class_mask >> card & 1))
+            key = (member, is_semi, bool(plan.class_mask >> card & 1))
             by_type.setdefault(key, []).append(card)
         keys = sorted(by_type)
         self.type_cards = [by_type[k] for k in keys]
@@ -288,40 +541,7 @@ class Plan:
         self.start = tuple(len(c) for c in self.type_cards)
         self._count: dict[tuple[int, tuple[int, ...]], int] = {}
         self._tables: dict[tuple[int, tuple[int, ...]], tuple[list[_Choice], list[int]]] = {}
-        self._mults = [self._multiplier(g) for g in groups]
-        if self.count(0, self.start) == 0:
-            raise ValueError("inconsistent view: no deal of the hidden cards fits it")
-
-    def _multiplier(self, g: tuple[int, int, int, int]) -> Callable[[tuple[int, ...]], int]:
-        """Histories per placement of a hand: which of its cards were drawn (R18, R19)."""
-        _size, _, kind, q = g
-        if kind != _X:
-            return lambda c: 1
-        info = self.info
-        took = 1 if q == info.dealer and info.took_trump else 0
-        w = info.exchanged[q] - took
-        kept_public = (self.taken_by[q] & self.played_by[q]).bit_count()
-        bottom = q == self.drew_bottom
-        known = self.known_look >= 0
-        played_class = (
-            self.played_by[q] & self.class_mask & ~self.taken_by[q] & ~(1 << info.trump)
-        ).bit_count()
-        semi_types = [t for t in range(len(self.start)) if self.type_semi[t]]
-        class_types = [
-            t for t in range(len(self.start)) if self.type_class[t] and not self.type_semi[t]
-        ]
-
-        def mult(c: tuple[int, ...]) -> int:
-            kept = kept_public + sum(c[t] for t in semi_types)
-            drawable = 5 - took - kept
-            if not bottom:
-                return comb(drawable, w)
-            if known:
-                return comb(drawable - 1, w - 1)
-            candidates = played_class + sum(c[t] for t in class_types)
-            return candidates * comb(drawable - 1, w - 1)
-
-        return mult
+        self._mults = [plan._multiplier(g, self) for g in groups]
 
     def count(self, g: int, rest: tuple[int, ...]) -> int:
         """The number of weighted completions from group ``g`` with ``rest`` cards per type."""
@@ -385,12 +605,8 @@ class Plan:
         self._tables[key] = result
         return result
 
-    # ------------------------------------------------------------------ drawing
-
-    def draw(self, rng: random.Random) -> World:
-        """One world, uniformly among those consistent with the observation."""
-        info = self.info
-        n = info.num_players
+    def place(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """The cards of every group, drawn with exact weights, and the rest shuffled."""
         rest = self.start
         picks = []
         for g in range(len(self.groups)):
@@ -409,111 +625,7 @@ class Plan:
             placed.append(cards)
         leftover = [card for cards in pools for card in cards]
         rng.shuffle(leftover)
-
-        hands = [0] * n
-        discards = [0] * n
-        bottom = -1
-        for (_, _, kind, q), cards in zip(self.groups, placed, strict=True):
-            mask = sum(1 << card for card in cards)
-            if kind == _X:
-                hands[q] |= mask
-            elif kind == _D:
-                discards[q] |= mask
-            else:
-                bottom = cards[0]
-        stock_free: list[int] = []
-        for (kind, where), card in zip(self.free, leftover, strict=True):
-            if kind == _HAND:
-                hands[where] |= 1 << card
-            elif kind == _DISCARD:
-                discards[where] |= 1 << card
-            else:
-                stock_free.append(card)
-        if self.known_look >= 0:
-            bottom = self.known_look
-        if info.trump < 0:
-            return self._cut_world(hands, stock_free, bottom)
-        return self._dealt_world(rng, hands, discards, stock_free, bottom)
-
-    def _full_cut(self, hidden_look: int) -> tuple[tuple[int, int, bool], ...]:
-        return tuple(
-            (seat, card if card >= 0 else hidden_look, taken)
-            for seat, card, taken, _ in self.info.cut
-        )
-
-    def _cut_world(self, hands: list[int], stock_free: list[int], bottom: int) -> World:
-        info = self.info
-        for seat, card, taken, _ in info.cut:
-            if taken:
-                hands[seat] |= 1 << card
-        pack = stock_free + ([bottom] if self.look is not None else [])
-        full = pack + self.takes[::-1]  # R12: the first card taken was the bottom card
-        return World(
-            full, tuple(hands), (0,) * info.num_players, tuple(pack), self._full_cut(bottom)
-        )
-
-    def _dealt_world(
-        self,
-        rng: random.Random,
-        hands: list[int],
-        discards: list[int],
-        stock_free: list[int],
-        bottom: int,
-    ) -> World:
-        info = self.info
-        n, obs, dealer = info.num_players, info.observer, info.dealer
-        trump_bit = 1 << info.trump
-        chunks: list[list[int]] = [[] for _ in range(n)]
-        dealt: list[int] = [0] * n
-        for q in range(n):
-            taken = self.taken_by[q]
-            if q == obs:
-                hands[q] = info.hand
-                discards[q] = info.discards
-                chunks[q] = list(info.draws)
-                if q == self.drew_bottom:
-                    bottom = info.draws[-1]
-                if info.folded[q] or info.exchanged[q] < 0:
-                    dealt[q] = info.hand
-                else:
-                    after = info.hand | self.played_by[q]
-                    own_drawn = sum(1 << card for card in info.draws)
-                    took = trump_bit if q == dealer and info.took_trump else 0
-                    dealt[q] = (after & ~own_drawn & ~took) | info.discards
-                continue
-            if info.folded[q] or info.exchanged[q] < 0:
-                hands[q] |= taken
-                dealt[q] = hands[q]
-                continue
-            hands[q] |= self.pinned_hand[q]
-            after = hands[q] | self.played_by[q]
-            took = trump_bit if q == dealer and info.took_trump else 0
-            drawable = after & ~took & ~taken
-            w = self._draws(q)
-            if q == self.drew_bottom:
-                if self.known_look < 0:
-                    bottom = rng.choice(bits(drawable & self.class_mask))
-                drawn = [*rng.sample(bits(drawable & ~(1 << bottom)), w - 1), bottom]
-            else:
-                drawn = rng.sample(bits(drawable), w)
-            chunks[q] = drawn
-            dealt[q] = (after & ~sum(1 << card for card in drawn) & ~took) | discards[q]
-        stock = stock_free + ([bottom] if self.look is not None and info.stock_size else [])
-        pack: list[int] = []
-        second: list[int] = []
-        for q in self.order:  # R15: 3 - k, the trump card, then 2 each
-            own = bits(dealt[q] & ~self.taken_by[q])
-            first = 3 - self.taken_by[q].bit_count()
-            pack += own[:first]
-            second += own[first:]
-        pack.append(info.trump)
-        pack += second
-        for q in self.order:
-            pack += chunks[q]
-        pack += stock
-        pack += self.takes[::-1]
-        hidden_look = bottom if self.look is not None else -1
-        return World(pack, tuple(hands), tuple(discards), tuple(stock), self._full_cut(hidden_look))
+        return placed, leftover
 
 
 # ------------------------------------------------- the actions of a deal, walked once
