@@ -25,7 +25,14 @@ from bohmisch_watten import (
     Suit,
     new_game,
 )
-from bohmisch_watten.solver import point_table, principal_variation, solve, solve_masks
+from bohmisch_watten.cards import CARDS
+from bohmisch_watten.solver import (
+    NodeLimitReached,
+    point_table,
+    principal_variation,
+    solve,
+    solve_masks,
+)
 
 # ------------------------------------------------------------------ positions
 
@@ -325,6 +332,24 @@ def test_solve_masks_defaults_and_other_mover() -> None:
     for card, value in values.items():
         after = state.apply(PlayCard(DECK[card]))
         assert value == _paranoid(after, other, state.deal_number)
+
+
+@pytest.mark.parametrize(("others", "plays"), [("paranoid", 0), ("selfish", 10)])
+def test_max_nodes_bounds_the_work(others: str, plays: int) -> None:
+    """Past ``max_nodes`` tricks started the search gives up; within it, the same values."""
+    state = next(_positions(7, 12, 1, plays=plays, rules=PACK36))
+    player = state.current_player
+    assert player is not None
+    trump = state.trump_suit
+    assert trump is not None
+    masks = [sum(1 << c.index for c in hand) for hand in state.hands]
+    points = point_table(int(trump), state.rules, state.scores)
+    trick = [(seat, card.index) for seat, card in state.trick]
+    args = (masks, trick, state.tricks_won, int(trump))
+    with pytest.raises(NodeLimitReached):
+        solve_masks(*args, player=player, points=points, others=others, max_nodes=1)
+    values = solve_masks(*args, player=player, points=points, others=others, max_nodes=10**7)
+    assert {PlayCard(CARDS[i]): v for i, v in values.items()} == solve(state, others=others)
 
 
 def test_point_table_follows_the_rules() -> None:

@@ -53,10 +53,27 @@ from .tricks import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, Plays
 from .tricks import best_play as _best_play
 from .tricks import legal_play_mask as _legal_play_mask
 
-__all__ = ["OTHERS", "point_table", "principal_variation", "solve", "solve_masks"]
+__all__ = [
+    "OTHERS",
+    "NodeLimitReached",
+    "point_table",
+    "principal_variation",
+    "solve",
+    "solve_masks",
+]
 
 OTHERS = ("paranoid", "selfish")
 """The models of the other seats :func:`solve` understands."""
+
+
+class NodeLimitReached(RuntimeError):
+    """:func:`solve_masks` gave up: the search started more tricks than its ``max_nodes``.
+
+    A bot that solves many sampled worlds within a budget can catch it and value that
+    world another way; most deals take a few hundred such nodes, a rare deal of six or
+    seven seats hundreds of thousands.
+    """
+
 
 _ORDER = tuple(
     tuple(EFFECTIVE[t][c] * 64 + STRENGTH[t][EFFECTIVE[t][c]][c] for c in range(len(CARDS)))
@@ -180,8 +197,12 @@ class _Deal:
         must_head: bool,
         folded: Sequence[bool],
         points: Sequence[Sequence[int]],
+        max_nodes: int | None = None,
     ) -> None:
         self.trump = trump
+        # The tricks the search may still start (a cell, counted down in place).
+        self.budget = [-1 if max_nodes is None else max_nodes]
+        self.limited = max_nodes is not None
         self.must_head = must_head
         self.points = points
         self.active = sum(1 for out in folded if not out)
@@ -217,6 +238,8 @@ class _Paranoid:
         legal_mask = _legal_play_mask
         best_play = _best_play
         singles = _SINGLES
+        budget = deal.budget
+        limited = deal.limited
 
         def force(hands: list[int], trick: Plays, seat: int, want: int, inplay: int) -> bool:
             """Whether the mover can end with ``r`` more tricks for some bit ``r`` of ``want``."""
@@ -242,6 +265,10 @@ class _Paranoid:
             else:
                 legal = hand
                 key = (*hands, seat)
+                if limited:
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        raise NodeLimitReached
                 low = want & -want
                 if want == full & -low:  # "at least need more tricks"
                     need = low.bit_length() - 1
@@ -379,6 +406,10 @@ class _Selfish:
             return won
         key: tuple[int, ...] | None = None
         if not trick:
+            if deal.limited:
+                deal.budget[0] -= 1
+                if deal.budget[0] < 0:
+                    raise NodeLimitReached
             key = (*hands, seat, *won)
             known = self.memo.get(key)
             if known is not None:
@@ -480,6 +511,7 @@ def solve_masks(
     folded: Sequence[bool] | None = None,
     points: Sequence[Sequence[int]] | None = None,
     others: str = "paranoid",
+    max_nodes: int | None = None,
 ) -> dict[int, int]:
     """:func:`solve` on bitmasks: per legal card index of ``player``, the mover's points.
 
@@ -501,17 +533,23 @@ def solve_masks(
             them; by default R29 and R30 with ``hearts_double`` (``Rules()``) and
             ``overshoot = wins``.
         others: ``"paranoid"`` or ``"selfish"`` (see the module's description).
+        max_nodes: give up after starting this many tricks in the search (a work
+            budget: a bot's decision then takes bounded time however hard the deal);
+            None searches to the end.
 
     Returns:
         ``{card index: points of the mover}`` for every legal card of ``player``, in
         card order.
+
+    Raises:
+        NodeLimitReached: if the search would start more than ``max_nodes`` tricks.
     """
     _check_others(others, "solve_masks(others=)")
     n = len(hands)
     out = tuple(folded) if folded is not None else (False,) * n
     if points is None:
         points = point_table(trump, Rules(), (100,) * n)
-    deal = _Deal(n, trump, must_head, out, points)
+    deal = _Deal(n, trump, must_head, out, points, max_nodes)
     if mover is None:
         mover = player
     masks = [0 if gone else hand for hand, gone in zip(hands, out, strict=True)]

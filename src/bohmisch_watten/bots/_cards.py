@@ -44,15 +44,3 @@ def mean_unseen_value(seen: Iterable[Card], trump: Suit) -> float:
     known = set(seen)
     values = [card_value(card, trump) for card in DECK if card not in known]
     return sum(values) / len(values) if values else 0.0
-
-
-def refuse_36_cards(pack: int, bot: str) -> None:
-    """Refuse the 36-card pack for a bot whose sampling and tables are the 32-card pack's.
-
-    Raises:
-        NotImplementedError: for ``pack`` other than 32, naming the bot.
-    """
-    if pack != 32:
-        raise NotImplementedError(
-            f"{bot}: pack={pack}: this bot samples and values the 32-card pack only so far (R6)"
-        )
