@@ -209,10 +209,6 @@ class ExpertBot:
             table's from :data:`TABLE_BUDGETS` (3, and 6 with three players).
         max_candidates: exchanges searched in the exchange phase: the heuristic's best,
             this many in all, plus the fold if it is legal.
-        max_nodes: how many tricks the exact solver may start in one world
-            (:func:`~bohmisch_watten.solver.solve_masks`); a world that needs more is
-            valued by the best reply alone (see ``rollout_weight``).  None takes the
-            table's from :data:`TABLE_BUDGETS`: no limit with two to four players.
         time_ms: opt-in wall-clock budget per decision instead of the world counts (at
             least one batch of worlds is always used); results then depend on the load.
         evidence: the power to which a world's likelihood under the opponent model is
@@ -253,11 +249,14 @@ class ExpertBot:
             :class:`~bohmisch_watten.bots.inference.OpponentModel`): lower trusts each
             play more, right against :class:`HeuristicBot`, whose every card is the
             heuristic's, and wrong against :class:`SearchBot`, whose leads are not.
+        max_nodes: how many tricks the exact solver may start in one world
+            (:func:`~bohmisch_watten.solver.solve_masks`); a world that needs more is
+            valued by the best reply alone (see ``rollout_weight``).  None takes the
+            table's from :data:`TABLE_BUDGETS`: no limit with two to four players.
     """
 
     samples: int | None = attrs.field(default=None, validator=optional_count)
     exchange_samples: int | None = attrs.field(default=None, validator=optional_count)
-    max_nodes: int | None = attrs.field(default=None, validator=optional_count)
     proposals: int | None = attrs.field(default=None, validator=optional_count)
     max_candidates: int = attrs.field(default=5, validator=positive_count)
     time_ms: float | None = attrs.field(default=None, validator=time_budget)
@@ -268,6 +267,7 @@ class ExpertBot:
     exchange_confidence: float = attrs.field(default=1.0, validator=_confidence)
     race_near: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     opponent_play_noise: float = attrs.field(default=0.2, validator=_noise)
+    max_nodes: int | None = attrs.field(default=None, validator=optional_count)
 
     # ------------------------------------------------------------------ the protocol
 
