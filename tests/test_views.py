@@ -27,12 +27,13 @@ from bohmisch_watten import (
     Phase,
     PlayCard,
     PlayerView,
+    Rank,
     Rules,
     Shuffle,
     TakeCritical,
     new_game,
 )
-from bohmisch_watten.cards import bits
+from bohmisch_watten.cards import CARDS, bits
 from bohmisch_watten.determinize import forbidden_mask
 from bohmisch_watten.state import build_state as _build_state
 from bohmisch_watten.tricks import legal_play_mask
@@ -320,7 +321,7 @@ def test_to_dict_is_plain_json(game: tuple[int, Rules, int, int]) -> None:
 @given(
     st.integers(0, 3),
     st.booleans(),
-    st.lists(st.integers(0, 31), min_size=2, max_size=9, unique=True),
+    st.lists(st.integers(0, 35), min_size=2, max_size=9, unique=True),  # the Sixes too (R6)
     st.integers(1, 3),
 )
 def test_forbidden_mask_characterises_legal_plays(
@@ -451,6 +452,31 @@ def test_sampling_is_uniform_over_hidden_cards() -> None:
     assert len(hidden) == 26
     assert set(counts) <= set(hidden)
     expected = runs * 5 / 26  # 1000
+    for card in hidden:
+        assert abs(counts[card] - expected) < 130, (card, counts[card])
+
+
+@pytest.mark.rule("R6", "R11", "R23")
+def test_sampling_is_uniform_over_hidden_cards_with_seven_players() -> None:
+    """The 36-card twin: at the first lead of a seven-player deal every hidden card is in
+    a given opponent's hand with probability 5/30 (30 cards neither in the own hand nor
+    the trump card; nobody exchanges with seven players, R20)."""
+    state = new_game(7, rules=Rules(pack=36, schleck="none"), dealer=0)
+    state = keep_all(state.apply(state.sample_chance(random.Random(5))))
+    assert state.phase is Phase.PLAY
+    view = state.view(1)
+    rng = random.Random(6)
+    runs = 6000
+    counts: Counter[Card] = Counter()
+    for _ in range(runs):
+        counts.update(view.sample_state(rng).hands[4])
+    hidden = [c for c in CARDS if c not in state.hands[1] and c != state.trump_card]
+    assert len(hidden) == 30
+    assert set(counts) <= set(hidden)
+    assert {c for c in counts if c.rank is Rank.SIX} == {
+        c for c in hidden if c.rank is Rank.SIX
+    }  # the Sixes too (R6)
+    expected = runs * 5 / 30  # 1000
     for card in hidden:
         assert abs(counts[card] - expected) < 130, (card, counts[card])
 

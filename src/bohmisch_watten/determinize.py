@@ -15,12 +15,17 @@ is *exact*, not a rejection loop:
    player (minus the cards his plays rule out, see :func:`forbidden_mask`), his
    discards (a taken Critical he no longer shows can only be there or in his hand), the
    bottom card of the stock (a Critical or not, R13), and "anywhere else" (folded hands,
-   undecided hands, other discards, the stock).  Cards with the same set of allowed
-   groups are interchangeable, so a placement is a table of counts per card *type* and
-   group.  A dynamic programme over the types counts the completions of every partial
-   table exactly (Python integers), including the number of histories behind each
-   placement (which of a player's cards were drawn); the table is then drawn group by
-   group with exact integer weights, and the cards of each type are shuffled into it.
+   undecided hands, other discards, the stock).  With the 36-card pack and seven
+   players there is no stock, and the bottom card is the dealer's last dealt card
+   (R15, RULES.md §9): he may have played it, still hold it, or have given it up for the
+   trump card (R19).  Each of these is a *case* with its own groups; a world draws its
+   case first, with the exact number of worlds in it as the weight.  Cards with the
+   same set of allowed groups are interchangeable, so a placement is a table of counts
+   per card *type* and group.  A dynamic programme over the types counts the
+   completions of every partial table exactly (Python integers), including the number
+   of histories behind each placement (which of a player's cards were drawn); the table
+   is then drawn group by group with exact integer weights, and the cards of each type
+   are shuffled into it.
 2. Which of a player's cards were drawn from the stock is then chosen uniformly among
    the cards that can have been drawn.
 
@@ -90,7 +95,7 @@ class DealInfo(NamedTuple):
     """What an observer knows of one deal; ``observer`` is -1 for public facts only.
 
     Attributes:
-        num_players: 2, 3 or 4.
+        num_players: 2 to 4, up to 7 with the 36-card pack (R1).
         dealer: the dealer's seat.
         must_head: the R26 variant switch (it changes what a play reveals).
         cut: the looks of the ritual (:data:`CutEntry`), card -1 where not known.
@@ -292,8 +297,8 @@ class Plan:
                     groups.append((1, unknown & class_mask, _BOTTOM, q))
                 free += [(_HAND, q)] * (5 - t_q - holds)
                 continue
-            pinned = self.pinned_hand[q]
-            size = 5 - self.played_by[q].bit_count()
+            pinned = self.pinned_hand[q]  # the trump card taken, a bottom card drawn
+            size = 5 - self.played_by[q].bit_count() - pinned.bit_count()
             given = info.exchanged[q]
             bottom: list[_Group] = []
             if holds and where == _HELD:
@@ -306,7 +311,6 @@ class Plan:
                 given -= 1
                 if known_look < 0:
                     bottom.append((1, unknown & class_mask, _BOTTOM, q))
-            size -= self.pinned_hand[q].bit_count()
             if size < 0 or pinned & self.forbid[q]:
                 return None
             groups.append((size, (unknown | semi[q]) & ~self.forbid[q], _X, q))
@@ -410,7 +414,7 @@ class Plan:
                 stock_free.append(card)
         if self.known_look >= 0:
             bottom = self.known_look
-        if where == _HELD:
+        if where == _HELD:  # _ANYWHERE (0) but in seven-player deals
             hands[info.dealer] |= 1 << bottom
         elif where == _GIVEN:
             discards[info.dealer] |= 1 << bottom
@@ -446,6 +450,7 @@ class Plan:
     ) -> World:
         info = self.info
         n, obs, dealer = info.num_players, info.observer, info.dealer
+        holder = self.dealt_bottom
         trump_bit = 1 << info.trump
         chunks: list[list[int]] = [[] for _ in range(n)]
         dealt: list[int] = [0] * n
@@ -464,7 +469,7 @@ class Plan:
                     own_drawn = sum(1 << card for card in info.draws)
                     took = trump_bit if q == dealer and info.took_trump else 0
                     dealt[q] = (after & ~own_drawn & ~took) | info.discards
-                if q == self.dealt_bottom and self.known_look < 0:  # his, of a known class
+                if q == holder and self.known_look < 0:  # his, of a known class
                     bottom = rng.choice(bits(dealt[q] & self.class_mask & ~taken))
                 continue
             if info.folded[q] or info.exchanged[q] < 0:
@@ -481,7 +486,7 @@ class Plan:
                     bottom = rng.choice(bits(drawable & self.class_mask))
                 drawn = [*rng.sample(bits(drawable & ~(1 << bottom)), w - 1), bottom]
             else:
-                if q == self.dealt_bottom and where == _PLAYED and self.known_look < 0:
+                if q == holder and where == _PLAYED and self.known_look < 0:
                     bottom = rng.choice(bits(self.played_by[q] & ~taken & ~took & self.class_mask))
                 drawn = rng.sample(bits(drawable), w)
             chunks[q] = drawn
@@ -491,7 +496,7 @@ class Plan:
         second: list[int] = []
         for q in self.order:  # R15: 3 - k, the trump card, then 2 each
             own = bits(dealt[q] & ~self.taken_by[q])
-            if q == self.dealt_bottom:  # R13: with no stock the bottom card is dealt last
+            if q == holder:  # R13: with no stock the bottom card is dealt last
                 own.remove(bottom)
                 own.append(bottom)
             first = 3 - self.taken_by[q].bit_count()
