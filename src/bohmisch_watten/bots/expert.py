@@ -109,9 +109,9 @@ Five to seven players (the 36-card pack, R1): the four-player worlds per card pl
 30 worlds per exchange (the respond leaf plays out the deal for more seats), and the
 exact solver limited to 1,000 tricks started per world: the median world needs a few
 dozen, but one first-card world in a hundred of a seven-seat deal needs hundreds of
-thousands (seconds), and such a world is valued by the best reply alone.  Median
-decision time about 30–40 ms, p90 about 115 ms on the project's 2-core machines
-(benchmarks/RESULTS-pack36.md#the-expert-at-five-to-seven-seats)."""
+thousands (seconds), and such a world is valued by the best reply alone.  Median CPU
+time of a decision 33–39 ms, p90 105–130 ms on the project's 2-core machines, against
+heuristic bots (benchmarks/RESULTS-pack36.md, "The expert's decision time")."""
 
 _SCALE: Final = 1000
 """A value in points is handed to the solver in thousandths, a whole number."""
