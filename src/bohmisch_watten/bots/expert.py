@@ -90,9 +90,9 @@ TABLE_BUDGETS: Final[Mapping[int, TableBudget]] = MappingProxyType(
         2: TableBudget(40, 3, 40, None),
         3: TableBudget(120, 6, 40, None),
         4: TableBudget(40, 3, 40, None),
-        5: TableBudget(40, 3, 30, 1000),
-        6: TableBudget(40, 3, 30, 1000),
-        7: TableBudget(40, 3, 30, 1000),
+        5: TableBudget(40, 3, 30, 300),
+        6: TableBudget(40, 3, 30, 300),
+        7: TableBudget(40, 3, 30, 300),
     }
 )
 """The default budget by the number of players at the table (R1), where ``samples``,
@@ -107,11 +107,12 @@ and larger budgets with two or four players won nothing measurable
 
 Five to seven players (the 36-card pack, R1): the four-player worlds per card play, and
 30 worlds per exchange (the respond leaf plays out the deal for more seats), and the
-exact solver limited to 1,000 tricks started per world: the median world needs a few
+exact solver limited to 300 tricks started per world: the median world needs a few
 dozen, but one first-card world in a hundred of a seven-seat deal needs hundreds of
-thousands (seconds), and such a world is valued by the best reply alone.  Median CPU
-time of a decision 33–39 ms, p90 105–130 ms on the project's 2-core machines, against
-heuristic bots (benchmarks/RESULTS-pack36.md, "The expert's decision time")."""
+thousands (seconds), and such a world (some 7 % of those solved with seven players) is
+valued by the best reply alone.  Median CPU time of a decision well under 100 ms at
+every size on the project's 2-core machines, against heuristic bots
+(benchmarks/RESULTS-pack36.md, "The expert's decision time")."""
 
 _SCALE: Final = 1000
 """A value in points is handed to the solver in thousandths, a whole number."""

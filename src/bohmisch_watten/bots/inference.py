@@ -202,13 +202,11 @@ def _stock_before(view: PlayerView, seat: int) -> int:
     left; nobody draws more than it holds (R20), so with five to seven players a seat
     late in the order may have had fewer cards to draw than it wanted, or none.
     """
-    n, dealer = view.num_players, view.dealer
-    stock = view.rules.pack - 5 * n - 1
-    for q in seat_order(dealer, n):
-        if q == seat:
-            break
-        stock -= max(view.exchange_counts[q], 0)  # only the dealer, last, takes the trump card
-    return stock
+    n = view.num_players
+    order = seat_order(view.dealer, n)
+    counts = view.exchange_counts  # -1: folded; the dealer, last, is never before a seat
+    drawn = sum(max(counts[q], 0) for q in order[: order.index(seat)])
+    return view.rules.pack - 5 * n - 1 - drawn
 
 
 def _drawn(world: GameState) -> list[int]:
