@@ -40,7 +40,12 @@ def card_value(card: Card, trump: Suit) -> float:
 
 
 def mean_unseen_value(seen: Iterable[Card], trump: Suit) -> float:
-    """The mean :func:`card_value` of the cards not in ``seen``: what a draw is worth."""
+    """The mean :func:`card_value` of the cards not in ``seen``: what a draw is worth.
+
+    The mean runs over the 32 cards of :data:`DECK` with either pack: the Sixes (R6),
+    worth little, are left out of this rule of thumb, and the opponent model of
+    :mod:`~bohmisch_watten.bots.inference` counts the same way.
+    """
     known = set(seen)
     values = [card_value(card, trump) for card in DECK if card not in known]
     return sum(values) / len(values) if values else 0.0
