@@ -29,7 +29,7 @@ from bohmisch_watten import (
     TakeCritical,
     new_game,
 )
-from bohmisch_watten.cards import CARDS
+from bohmisch_watten.cards import CARDS, pack_cards
 from test_state_machine import check_state
 from test_views import replay
 
@@ -103,6 +103,26 @@ def test_every_sample_fits_the_view_and_replays(players: int) -> None:
     assert seen["fold"] or players == 2, seen  # R21: two players cannot fold
 
 
+@pytest.mark.rule("R6", "R9", "R25")
+def test_a_six_as_the_trump_card() -> None:
+    """A Six turned up as the trump card names its suit like any other card (R9): the
+    plays after it reveal what they reveal of that suit."""
+    pack = list(pack_cards(36))
+    six = pack.pop(33)  # G6
+    pack.insert(6, six)  # two players, 3 cards each, then the trump card (R15)
+    state = new_game(2, rules=Rules(pack=36, schleck="none"), dealer=1)
+    state = state.apply(Shuffle(pack))
+    assert state.trump_card == six
+    state = state.apply(Exchange([])).apply(Exchange([]))
+    rng = random.Random(3)
+    for _ in range(2):  # a whole trick: the second card shows what its player held
+        state = state.apply(rng.choice(state.legal_actions()))
+    for seat in (0, 1):
+        view = state.view(seat)
+        for _ in range(20):
+            assert view.sample_state(rng).view(seat) == view
+
+
 # ------------------------------------------------------------------ brute force
 
 
@@ -155,7 +175,9 @@ def consistent_worlds(state: GameState, observer: int) -> Counter[Key]:
     if bottom >= 0 and owner[bottom][0] != "stock":  # R13: drawn or dealt last
         owner[bottom] = ("last " + owner[bottom][0], owner[bottom][1])
     fixed = {p for p, (kind, q) in owner.items() if kind != "stock" and q == observer}
-    if bottom >= 0 and view.cut_looks[-1].card is not None:
+    hidden_bottom = bottom >= 0 and view.cut_looks[-1].card is None
+    assert not (hidden_bottom and bottom in fixed), "his own last card: not placed here"
+    if bottom >= 0 and not hidden_bottom:
         fixed.add(bottom)  # this seat looked at it
     places = [p for p in owner if p not in fixed]
     groups: dict[tuple[str, int], list[int]] = {}
@@ -278,6 +300,17 @@ def taker_exchanges(state: GameState, rng: random.Random) -> object:
                 [a for a in legal if isinstance(a, Exchange) and 1 <= len(a.discard) <= 2]
             )
         return Exchange([])
+    return rng.choice(state.legal_actions())
+
+
+def forehand_three_next_two(state: GameState, rng: random.Random) -> object:
+    """Forehand exchanges three cards and the next seat two: six players empty the
+    stock of five (R18, R20), and the second draws its bottom card."""
+    if state.phase is Phase.EXCHANGE:
+        n = state.num_players
+        want = {(state.dealer + 1) % n: 3, (state.dealer + 2) % n: 2}.get(state.current_player, 0)
+        legal = state.legal_actions()
+        return rng.choice([a for a in legal if isinstance(a, Exchange) and len(a.discard) == want])
     return rng.choice(state.legal_actions())
 
 
@@ -426,5 +459,21 @@ def test_exact_for_six_players_when_a_taken_critical_may_be_kept_or_discarded() 
     assert taker.card not in played
     assert state.stock
     z, worst = check_exact(state, 0, 10_000)
+    assert z < 5
+    assert worst < 4.5
+
+
+@pytest.mark.rule("R13", "R18", "R20", "R23")
+def test_exact_for_six_players_when_the_bottom_card_was_drawn() -> None:
+    """Six players empty the stock: the ritual's bottom card, hidden from the observer
+    (forehand, who drew the first three), is among the second seat's draws (R13, R20)."""
+    state = first_deal_at(6, Rules(pack=36), 7, forehand_three_next_two, 4, 3)
+    observer = (state.dealer + 1) % 6
+    assert state.stock == ()
+    assert state.exchange_counts[(state.dealer + 2) % 6] == 2
+    look = state.cut_looks[-1]
+    assert not look.taken
+    assert look.seat != observer
+    z, worst = check_exact(state, observer, 10_000)
     assert z < 5
     assert worst < 4.5

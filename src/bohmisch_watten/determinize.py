@@ -1,5 +1,8 @@
 """Determinization: hidden cards dealt anew so that everything one seat knows stays true.
 
+One job in one file, although it is long: the exact sampler, whose counting, cases and
+pack layout answer to one another and to the walk of a deal's actions at the end.
+
 This module serves :meth:`PlayerView.sample_state`.  It works on one deal at a time,
 described by a :class:`DealInfo` (what an observer knows of that deal: the public facts
 plus, optionally, one seat's own cards), and draws a *world*: a pack order and every
@@ -338,7 +341,7 @@ class Plan:
         if places is None:
             return
         groups, free = places
-        placement = _Placement(self, pool, groups, free, semi)
+        placement = _Placement(pool, groups, free, semi, self.class_mask, self._multiplier)
         weight = factor * placement.count(0, placement.start)
         if weight:
             self.cases.append((placement, where))
@@ -517,11 +520,12 @@ class _Placement:
 
     def __init__(
         self,
-        plan: Plan,
         pool: int,
         groups: list[_Group],
         free: list[_Slot],
         semi: list[int],
+        class_mask: int,
+        multiplier: Callable[[_Group, _Placement], Callable[[tuple[int, ...]], int]],
     ) -> None:
         self.groups = groups
         self.free = free
@@ -535,7 +539,7 @@ class _Placement:
                 if allowed >> card & 1:
                     member |= 1 << g
             is_semi = bool(semi_all >> card & 1)
-            key = (member, is_semi, bool(plan.class_mask >> card & 1))
+            key = (member, is_semi, bool(class_mask >> card & 1))
             by_type.setdefault(key, []).append(card)
         keys = sorted(by_type)
         self.type_cards = [by_type[k] for k in keys]
@@ -546,7 +550,7 @@ class _Placement:
         self.start = tuple(len(c) for c in self.type_cards)
         self._count: dict[tuple[int, tuple[int, ...]], int] = {}
         self._tables: dict[tuple[int, tuple[int, ...]], tuple[list[_Choice], list[int]]] = {}
-        self._mults = [plan._multiplier(g, self) for g in groups]
+        self._mults = [multiplier(g, self) for g in groups]
 
     def count(self, g: int, rest: tuple[int, ...]) -> int:
         """The number of weighted completions from group ``g`` with ``rest`` cards per type."""
