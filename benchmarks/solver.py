@@ -1,7 +1,7 @@
 """The exact solver's time from the first card of a deal, and a brute force to compare.
 
 A script, not a test: ``python benchmarks/solver.py [--deals 200 100 50] [--seed S]
-[--brute 2] [--selfish]``.  For 2, 3 and 4 players and with ``must_head`` on and off it
+[--brute 2] [--selfish] [--pack36 N]``.  For 2, 3 and 4 players and with ``must_head`` on and off it
 builds random deals with a fixed seed (random actions through the cut and the exchange
 of the first deal, so nobody folds and every active hand holds five cards), times
 ``solve(state)`` at the first card of each and prints the median, the 90th percentile
@@ -11,6 +11,8 @@ first N deals of each row, a plain recursive minimax through ``legal_actions()``
 ``apply()`` (and checks that it agrees; for four players that takes seconds to a
 minute a deal).
 ``--selfish`` adds the same rows for ``others="selfish"`` (max^n, no cuts: slow).
+``--pack36 N`` instead times N deals each of the 36-card pack (R6) with 5, 6 and 7
+players, and of the 32-card pack with 4 for reference (default rules, paranoid).
 Wall-clock times on a shared machine are noisy: compare with the CPU times.
 """
 
@@ -65,13 +67,36 @@ def _ms(values: list[float]) -> str:
     )
 
 
+def pack36(deals: int, seed: int) -> None:
+    """The first-card times of ``deals`` seeded deals per table size of the 36-card pack."""
+    print("solve(state) from the first card of random deals, default rules")
+    for num_players, pack in ((4, 32), (5, 36), (6, 36), (7, 36)):
+        rng = random.Random(seed + num_players)
+        rules = Rules(pack=pack)
+        states = [first_card(num_players, rng, rules) for _ in range(deals)]
+        solve(states[0])  # warm up: imports, the move cache
+        wall, cpu = [], []
+        for state in states:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            solve(state)
+            cpu.append(time.process_time() - start_cpu)
+            wall.append(time.perf_counter() - start)
+        label = f"{num_players} players pack={pack}  {deals:3} deals"
+        print(f"{label}  wall {_ms(wall)}")
+        print(f"{'':29}  cpu  {_ms(cpu)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, nargs=3, default=[200, 100, 50])
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--brute", type=int, default=2)
     parser.add_argument("--selfish", action="store_true")
+    parser.add_argument("--pack36", type=int, default=0, metavar="N")
     args = parser.parse_args()
+    if args.pack36:
+        pack36(args.pack36, args.seed)
+        return
     modes = ["paranoid", "selfish"] if args.selfish else ["paranoid"]
     print("solve(state) from the first card of random deals")
     for others in modes:

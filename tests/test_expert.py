@@ -301,12 +301,12 @@ def test_the_table_budget_sets_the_worlds_of_a_card_play(players: int) -> None:
     """Left None, ``samples`` and ``proposals`` come from the table's size; given, they
     win.  Counted in the worlds the search draws (one row per world drawn)."""
     view = view_of(decision_state(7, Phase.PLAY, players))
-    samples, proposals = expert.TABLE_BUDGETS[players]
-    assert ExpertBot().budget(players) == (samples, proposals)
-    assert ExpertBot(samples=5, proposals=1).budget(players) == (5, 1)
-    assert ExpertBot(proposals=2).budget(players) == (samples, 2)
-    for wrong in (players + 3, True, "3"):
-        with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
+    samples, proposals, exchange_samples, max_nodes = expert.TABLE_BUDGETS[players]
+    assert ExpertBot().budget(players) == (samples, proposals, exchange_samples, max_nodes)
+    assert ExpertBot(samples=5, proposals=1).budget(players)[:2] == (5, 1)
+    assert ExpertBot(proposals=2).budget(players)[:2] == (samples, 2)
+    for wrong in (players + 6, 1, True, "3"):
+        with pytest.raises(ValueError, match="players must be 2 to 7"):
             ExpertBot().budget(wrong)  # type: ignore[arg-type]
     drawn: list[tuple[int, int]] = []
     real = expert.draw_worlds

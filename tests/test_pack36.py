@@ -284,19 +284,6 @@ def test_a_policy_of_the_32_card_table_refuses_a_36_card_game_by_name(tmp_path: 
         PolicyBot(str(path)).choose(state.view(state.current_player), rng)
 
 
-def test_the_solver_refuses_the_36_card_pack_clearly() -> None:
-    from bohmisch_watten.solver import solve
-
-    state = play_deals(3, 0, deals=1)
-    rng = random.Random(2)
-    while state.phase is not Phase.PLAY:
-        state = state.apply(
-            state.sample_chance(rng) if state.is_chance_node else rng.choice(state.legal_actions())
-        )
-    with pytest.raises(NotImplementedError, match=r"solve\(state\): the solver covers only"):
-        solve(state)
-
-
 @pytest.mark.rule("R1")
 @pytest.mark.parametrize("players", [2, 5, 7])
 def test_the_web_table_seats_the_36_card_pack(players: int) -> None:
@@ -313,16 +300,23 @@ def test_the_web_table_seats_the_36_card_pack(players: int) -> None:
         Table(players=8, rules=PACK36)
 
 
-@pytest.mark.parametrize(("spec", "name"), [("search", "SearchBot"), ("expert", "ExpertBot")])
-def test_the_sampling_bots_refuse_the_36_card_pack_clearly(spec: str, name: str) -> None:
+@pytest.mark.parametrize("spec", ["search", "expert"])
+def test_the_sampling_bots_play_the_36_card_pack(spec: str) -> None:
+    """With their default budgets, at a four-seat table of the 36-card pack (more seats:
+    tests/test_bots_pack36.py)."""
     from bohmisch_watten.bots.registry import make_bot
 
     state = play_deals(4, 3, deals=1)
     rng = random.Random(1)
     while state.current_player is None:
         state = state.apply(state.sample_chance(rng))
-    with pytest.raises(NotImplementedError, match=f"{name}: pack=36: this bot samples"):
-        make_bot(spec).choose(state.view(state.current_player), rng)
+    bot = make_bot(spec)
+    for _ in range(3):
+        while state.current_player is None:
+            state = state.apply(state.sample_chance(rng))
+        action = bot.choose(state.view(state.current_player), rng)
+        assert action in state.legal_actions()
+        state = state.apply(action)
 
 
 @pytest.mark.parametrize("spec", ["random", "heuristic"])

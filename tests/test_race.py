@@ -26,7 +26,16 @@ def test_a_lower_score_is_never_weaker(players: int) -> None:
     assert strength(500, players) == table[-1]
 
 
-@given(st.lists(scores, min_size=2, max_size=4))
+@pytest.mark.parametrize("players", [5, 6, 7])
+def test_five_to_seven_players_use_the_four_player_table(players: int) -> None:
+    """No table is fitted beyond four players: the nearest one stands in (R1)."""
+    for score in (-3, 1, 7, 20, 63, 500):
+        assert strength(score, players) == strength(score, 4)
+    judge = RaceValue((3,) + (20,) * (players - 1), 1, Rules(pack=36))
+    assert judge.value((3, 18) + (20,) * (players - 2)) > 0  # two points nearer the goal
+
+
+@given(st.lists(scores, min_size=2, max_size=7))
 def test_chances_of_a_game_going_on_sum_to_one(values: list[int]) -> None:
     chances = win_chances(values, Rules())
     assert sum(chances) == pytest.approx(1.0)

@@ -15,6 +15,7 @@ import pytest
 
 from bohmisch_watten import (
     DECK,
+    Card,
     Fold,
     GameState,
     Phase,
@@ -24,7 +25,14 @@ from bohmisch_watten import (
     Suit,
     new_game,
 )
-from bohmisch_watten.solver import point_table, principal_variation, solve, solve_masks
+from bohmisch_watten.cards import CARDS
+from bohmisch_watten.solver import (
+    NodeLimitReached,
+    point_table,
+    principal_variation,
+    solve,
+    solve_masks,
+)
 
 # ------------------------------------------------------------------ positions
 
@@ -194,9 +202,61 @@ def test_tricks_already_taken_count() -> None:
     assert with_a_trick
 
 
-@pytest.mark.parametrize(("players", "plays"), [(2, 2), (3, 5), (4, 10)])
+PACK36 = Rules(pack=36)
+
+CASES_36 = [
+    # (players, plays already made, rules, count): the 36-card pack (R1, R6), where the
+    # Sixes are in the hands and the seats go up to seven; late enough in the deal that
+    # the brute force through apply() stays quick.
+    (2, 0, PACK36, 4),
+    (4, 8, PACK36, 3),
+    (5, 10, PACK36, 3),
+    (5, 11, Rules(pack=36, must_head=False), 2),
+    (6, 12, PACK36, 3),
+    (6, 13, Rules(pack=36, must_head=False), 2),
+    (7, 14, PACK36, 3),
+    (7, 17, Rules(pack=36, must_head=False), 2),
+]
+
+
+@pytest.mark.rule("R6")
+@pytest.mark.parametrize(("players", "plays", "rules", "count"), CASES_36)
+def test_paranoid_equals_brute_force_with_36_cards(
+    players: int, plays: int, rules: Rules, count: int
+) -> None:
+    seed = 3600 + 100 * players + plays
+    sixes = 0
+    for state in _positions(players, seed, count, plays=plays, rules=rules):
+        sixes += sum(card.index >= 32 for hand in state.hands for card in hand)
+        assert solve(state) == brute_paranoid(state), state.to_json()
+    assert sixes  # the Sixes are in play
+
+
+def test_paranoid_with_folded_players_and_36_cards() -> None:
+    """Seven seats, some folded (R21, R24): the others play on; deals 2 on."""
+    seen_fold = False
+    rng = random.Random(78)
+    for state in _positions(7, 78, 3, plays=0, rules=PACK36, scores=(20,) * 7, fold=True):
+        seen_fold |= any(state.folded)
+        while len(state.hands[state.current_player or 0]) > 2 or state.trick:
+            state = state.apply(rng.choice(state.legal_actions()))  # on to the last two tricks
+        assert solve(state) == brute_paranoid(state)
+    assert seen_fold
+
+
+@pytest.mark.rule("R6")
+def test_the_six_of_trumps_as_a_seats_only_trump() -> None:
+    """The trump bounds see the Six as the lowest trump (R9, R27): it takes nothing here."""
+    hands = [Card.parse(c) for c in ("E6", "G8", "G9")], [Card.parse(c) for c in ("EA", "GA", "GK")]
+    masks = [sum(1 << card.index for card in hand) for hand in hands]
+    values = solve_masks(masks, [], [0, 0], int(Suit.ACORNS), player=0)
+    assert values == {card.index: 5 for card in hands[0]}  # no trick: +5 (R29)
+
+
+@pytest.mark.parametrize(("players", "plays"), [(2, 2), (3, 5), (4, 10), (5, 13), (7, 21)])
 def test_selfish_equals_brute_force(players: int, plays: int) -> None:
-    for state in _positions(players, 40 + players, 4, plays=plays):
+    rules = DEFAULT if players <= 4 else PACK36
+    for state in _positions(players, 40 + players, 4, plays=plays, rules=rules):
         assert solve(state, others="selfish") == brute_selfish(state)
 
 
@@ -217,9 +277,10 @@ def _replay(state: GameState, line: tuple[tuple[int, object], ...]) -> GameState
 
 
 @pytest.mark.parametrize("others", ["paranoid", "selfish"])
-@pytest.mark.parametrize(("players", "plays"), [(2, 0), (3, 3), (4, 6)])
+@pytest.mark.parametrize(("players", "plays"), [(2, 0), (3, 3), (4, 6), (7, 14)])
 def test_principal_variation_replays_to_the_value(players: int, plays: int, others: str) -> None:
-    for state in _positions(players, 60 + players, 3, plays=plays, rules=Rules(must_head=False)):
+    rules = Rules(must_head=False, pack=32 if players <= 4 else 36)
+    for state in _positions(players, 60 + players, 3, plays=plays, rules=rules):
         mover = state.current_player
         assert mover is not None
         values = solve(state, others=others)
@@ -271,6 +332,24 @@ def test_solve_masks_defaults_and_other_mover() -> None:
     for card, value in values.items():
         after = state.apply(PlayCard(DECK[card]))
         assert value == _paranoid(after, other, state.deal_number)
+
+
+@pytest.mark.parametrize(("others", "plays"), [("paranoid", 0), ("selfish", 10)])
+def test_max_nodes_bounds_the_work(others: str, plays: int) -> None:
+    """Past ``max_nodes`` tricks started the search gives up; within it, the same values."""
+    state = next(_positions(7, 12, 1, plays=plays, rules=PACK36))
+    player = state.current_player
+    assert player is not None
+    trump = state.trump_suit
+    assert trump is not None
+    masks = [sum(1 << c.index for c in hand) for hand in state.hands]
+    points = point_table(int(trump), state.rules, state.scores)
+    trick = [(seat, card.index) for seat, card in state.trick]
+    args = (masks, trick, state.tricks_won, int(trump))
+    with pytest.raises(NodeLimitReached):
+        solve_masks(*args, player=player, points=points, others=others, max_nodes=1)
+    values = solve_masks(*args, player=player, points=points, others=others, max_nodes=10**7)
+    assert {PlayCard(CARDS[i]): v for i, v in values.items()} == solve(state, others=others)
 
 
 def test_point_table_follows_the_rules() -> None:

@@ -17,8 +17,9 @@ Two models of the other seats:
   played, so the line is deterministic.  The values are the mover's points on that line.
 
 The work is done on bitmasks by :func:`solve_masks`, which a bot can call on sampled
-worlds without building states: cards are ints ``suit * 8 + rank``, hands are
-bitmasks of them, exactly as in :mod:`bohmisch_watten.tricks`.  The trick rules are
+worlds without building states: cards are ints (``Card.index``: ``suit * 8 + rank``,
+the Sixes of the 36-card pack 32–35), hands are bitmasks of them, exactly as in
+:mod:`bohmisch_watten.tricks`, with two to seven seats (R1).  The trick rules are
 those of :mod:`bohmisch_watten.tricks` (``legal_play_mask`` and ``best_play``,
 R24–R27), the points those of :mod:`bohmisch_watten.scoring` (R29–R32).
 
@@ -41,32 +42,51 @@ from functools import lru_cache
 from itertools import pairwise
 
 from .actions import PLAY_ACTIONS, PlayCard
-from .cards import DECK, Card, bits
+from .cards import CARDS, PACK_SIZES, Card, bits
 from .errors import check_instance
 from .phases import Phase
 from .rules import Rules
 from .scoring import deal_points, post_scores
 from .seats import left_of
 from .state import GameState
-from .tricks import BEATS, EFFECTIVE, FULL_DECK, STRENGTH, TRUMP, TRUMP_MASK, Plays
+from .tricks import BEATS, EFFECTIVE, STRENGTH, TRUMP, TRUMP_MASK, Plays
 from .tricks import best_play as _best_play
 from .tricks import legal_play_mask as _legal_play_mask
 
-__all__ = ["OTHERS", "point_table", "principal_variation", "solve", "solve_masks"]
+__all__ = [
+    "OTHERS",
+    "NodeLimitReached",
+    "point_table",
+    "principal_variation",
+    "solve",
+    "solve_masks",
+]
 
 OTHERS = ("paranoid", "selfish")
 """The models of the other seats :func:`solve` understands."""
 
+
+class NodeLimitReached(RuntimeError):
+    """:func:`solve_masks` gave up: the search started more tricks than its ``max_nodes``.
+
+    A bot that solves many sampled worlds within a budget can catch it and value that
+    world another way; most deals take a few hundred such nodes, a rare deal of six or
+    seven seats hundreds of thousands.
+    """
+
+
 _ORDER = tuple(
-    tuple(EFFECTIVE[t][c] * 64 + STRENGTH[t][EFFECTIVE[t][c]][c] for c in range(32))
+    tuple(EFFECTIVE[t][c] * 64 + STRENGTH[t][EFFECTIVE[t][c]][c] for c in range(len(CARDS)))
     for t in range(4)
 )
 """``_ORDER[t][card]``: sorts a hand by effective suit, then by strength within it."""
 
 _SINGLES: tuple[tuple[Plays, ...], ...] = tuple(
-    tuple(((seat, card),) for card in range(32)) for seat in range(4)
+    tuple(((seat, card),) for card in range(len(CARDS)))
+    for seat in range(max(Rules(pack=pack).max_players for pack in PACK_SIZES))
 )
-"""``_SINGLES[seat][card]``: the one-play trick ``((seat, card),)``, built once."""
+"""``_SINGLES[seat][card]``: the one-play trick ``((seat, card),)``, built once, for
+every seat of the largest table (R1) and every card of either pack (R6)."""
 
 
 def point_table(trump: int, rules: Rules, scores: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -120,10 +140,11 @@ def _classes(legal: int, inplay: int, trump: int) -> list[list[int]]:
 
 
 _TRUMPS_DOWN = tuple(
-    tuple(sorted(bits(TRUMP_MASK[t] & FULL_DECK), key=STRENGTH[t][TRUMP].__getitem__, reverse=True))
+    tuple(sorted(bits(TRUMP_MASK[t]), key=STRENGTH[t][TRUMP].__getitem__, reverse=True))
     for t in range(4)
 )
-"""``_TRUMPS_DOWN[t]``: the trumps, strongest first (R27)."""
+"""``_TRUMPS_DOWN[t]``: the trumps of either pack, strongest first (R27); the Six of
+trumps, last, is in no hand of the 32-card game."""
 
 
 def _sure(hands: list[int], left: int, mover: int, trump: int) -> list[int]:
@@ -176,8 +197,12 @@ class _Deal:
         must_head: bool,
         folded: Sequence[bool],
         points: Sequence[Sequence[int]],
+        max_nodes: int | None = None,
     ) -> None:
         self.trump = trump
+        # The tricks the search may still start (a cell, counted down in place).
+        self.budget = [-1 if max_nodes is None else max_nodes]
+        self.limited = max_nodes is not None
         self.must_head = must_head
         self.points = points
         self.active = sum(1 for out in folded if not out)
@@ -213,6 +238,8 @@ class _Paranoid:
         legal_mask = _legal_play_mask
         best_play = _best_play
         singles = _SINGLES
+        budget = deal.budget
+        limited = deal.limited
 
         def force(hands: list[int], trick: Plays, seat: int, want: int, inplay: int) -> bool:
             """Whether the mover can end with ``r`` more tricks for some bit ``r`` of ``want``."""
@@ -238,6 +265,10 @@ class _Paranoid:
             else:
                 legal = hand
                 key = (*hands, seat)
+                if limited:
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        raise NodeLimitReached
                 low = want & -want
                 if want == full & -low:  # "at least need more tricks"
                     need = low.bit_length() - 1
@@ -375,6 +406,10 @@ class _Selfish:
             return won
         key: tuple[int, ...] | None = None
         if not trick:
+            if deal.limited:
+                deal.budget[0] -= 1
+                if deal.budget[0] < 0:
+                    raise NodeLimitReached
             key = (*hands, seat, *won)
             known = self.memo.get(key)
             if known is not None:
@@ -476,6 +511,7 @@ def solve_masks(
     folded: Sequence[bool] | None = None,
     points: Sequence[Sequence[int]] | None = None,
     others: str = "paranoid",
+    max_nodes: int | None = None,
 ) -> dict[int, int]:
     """:func:`solve` on bitmasks: per legal card index of ``player``, the mover's points.
 
@@ -497,17 +533,23 @@ def solve_masks(
             them; by default R29 and R30 with ``hearts_double`` (``Rules()``) and
             ``overshoot = wins``.
         others: ``"paranoid"`` or ``"selfish"`` (see the module's description).
+        max_nodes: give up after starting this many tricks in the search (a work
+            budget: a bot's decision then takes bounded time however hard the deal);
+            None searches to the end.
 
     Returns:
         ``{card index: points of the mover}`` for every legal card of ``player``, in
         card order.
+
+    Raises:
+        NodeLimitReached: if the search would start more than ``max_nodes`` tricks.
     """
     _check_others(others, "solve_masks(others=)")
     n = len(hands)
     out = tuple(folded) if folded is not None else (False,) * n
     if points is None:
         points = point_table(trump, Rules(), (100,) * n)
-    deal = _Deal(n, trump, must_head, out, points)
+    deal = _Deal(n, trump, must_head, out, points, max_nodes)
     if mover is None:
         mover = player
     masks = [0 if gone else hand for hand, gone in zip(hands, out, strict=True)]
@@ -522,8 +564,6 @@ def _read(state: object, call: str) -> tuple[_Deal, list[int], Plays, tuple[int,
     """The solver's view of a state, from its public properties only."""
     check_instance(state, GameState, "state", call)
     assert isinstance(state, GameState)
-    if state.rules.pack != 32:
-        raise NotImplementedError(f"{call}: the solver covers only the 32-card pack so far (R6)")
     if state.phase is not Phase.PLAY or state.current_player is None:
         raise ValueError(
             f"{call}: the state must be in the PLAY phase with a player to act,"
@@ -624,7 +664,7 @@ def principal_variation(
             values = _node_values(deal, selfish, hands, trick, taken, seat, seat)
             target = min(values.values())
         card = min(c for c, v in values.items() if v == target)
-        line.append((seat, DECK[card]))
+        line.append((seat, CARDS[card]))
         hands[seat] ^= 1 << card
         plays = (*trick, (seat, card))
         if len(plays) == deal.active:

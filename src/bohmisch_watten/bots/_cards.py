@@ -40,19 +40,12 @@ def card_value(card: Card, trump: Suit) -> float:
 
 
 def mean_unseen_value(seen: Iterable[Card], trump: Suit) -> float:
-    """The mean :func:`card_value` of the cards not in ``seen``: what a draw is worth."""
+    """The mean :func:`card_value` of the cards not in ``seen``: what a draw is worth.
+
+    The mean runs over the 32 cards of :data:`DECK` with either pack: the Sixes (R6),
+    worth little, are left out of this rule of thumb, and the opponent model of
+    :mod:`~bohmisch_watten.bots.inference` counts the same way.
+    """
     known = set(seen)
     values = [card_value(card, trump) for card in DECK if card not in known]
     return sum(values) / len(values) if values else 0.0
-
-
-def refuse_36_cards(pack: int, bot: str) -> None:
-    """Refuse the 36-card pack for a bot whose sampling and tables are the 32-card pack's.
-
-    Raises:
-        NotImplementedError: for ``pack`` other than 32, naming the bot.
-    """
-    if pack != 32:
-        raise NotImplementedError(
-            f"{bot}: pack={pack}: this bot samples and values the 32-card pack only so far (R6)"
-        )

@@ -39,8 +39,16 @@ _STEP = 2
 
 
 def strength(score: int, players: int) -> float:
-    """The fitted strength of ``score`` in a game of ``players`` (clamped to the table)."""
-    table = STRENGTH[players - 2]
+    """The fitted strength of ``score`` in a game of ``players`` (clamped to the table).
+
+    The tables are fitted for two to four players; five to seven (the 36-card pack, R1)
+    use the four-player table, the nearest fitted.  The logit itself counts every seat
+    (the sum runs over all of them), so a seat's chance still shrinks with more rivals;
+    only how fast a seat's strength falls with its score is the four-player one.  The
+    race term is not turned off there instead: with many seats another seat near the
+    goal is common, and stopping it is what the race is for.
+    """
+    table = STRENGTH[min(players, len(STRENGTH) + 1) - 2]
     return table[min(max(score, LOW), LOW + len(table) - 1) - LOW]
 
 

@@ -43,19 +43,18 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 import attrs
 
 from ..actions import Action, Fold, PlayCard
-from ..cards import bits
+from ..cards import SUIT_OF, bits
 from ..phases import Phase
 from ..scoring import deal_points, post_scores, reached_goal
 from ..seats import left_of
-from ..solver import point_table, solve_masks
+from ..solver import NodeLimitReached, point_table, solve_masks
 from ..tricks import Plays, best_play, legal_play_mask
 from ._budget import optional_count, positive_count, time_budget
-from ._cards import refuse_36_cards
 from ._race import RaceValue
 from .base import ranked_hint
 from .inference import DEFAULT_MODEL, draw_worlds, heuristic_play
@@ -66,21 +65,54 @@ if TYPE_CHECKING:
     from ..state import GameState
     from ..views import PlayerView
 
-__all__ = ["GAME_BONUS", "TABLE_BUDGETS", "ExpertBot", "confident"]
+__all__ = ["GAME_BONUS", "TABLE_BUDGETS", "ExpertBot", "TableBudget", "confident"]
 
 GAME_BONUS: Final = 10.0
 """Value of reaching the goal and ending the game, in points of score (R31, R34)."""
 
-TABLE_BUDGETS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
-    {2: (40, 3), 3: (120, 6), 4: (40, 3)}
+
+class TableBudget(NamedTuple):
+    """The default work of one decision at a table of one size (see :data:`TABLE_BUDGETS`)."""
+
+    samples: int
+    """Worlds per card-play decision, each solved."""
+    proposals: int
+    """Uniform proposals drawn per world kept (1: no inference)."""
+    exchange_samples: int
+    """Worlds per exchange decision."""
+    max_nodes: int | None
+    """Tricks the exact solver may start in one world (``solve_masks(max_nodes=)``);
+    None: no limit."""
+
+
+TABLE_BUDGETS: Final[Mapping[int, TableBudget]] = MappingProxyType(
+    {
+        2: TableBudget(40, 3, 40, None),
+        3: TableBudget(120, 6, 40, None),
+        4: TableBudget(40, 3, 40, None),
+        5: TableBudget(40, 3, 30, 300),
+        6: TableBudget(40, 3, 30, 300),
+        7: TableBudget(40, 3, 30, 300),
+    }
 )
-"""Worlds per card-play decision and uniform proposals per world kept, by the number of
-players at the table, where ``samples`` or ``proposals`` is left None.  A three-player
-deal has fewer hidden cards to place and a smaller tree to solve than a four-player one,
-so three times the worlds, each kept from twice the proposals, stay within the 100 ms a
-decision; against two ``SearchBot()`` bots that budget won more games than 40 worlds on
-the same seeds, and larger budgets with two or four players won nothing measurable
-(benchmarks/RESULTS-expert.md#the-three-player-tables-budget)."""
+"""The default budget by the number of players at the table (R1), where ``samples``,
+``proposals`` or ``exchange_samples`` is left None; a value given to the bot wins.
+
+Two to four players (the 32-card game's tables): a three-player deal has fewer hidden
+cards to place and a smaller tree to solve than a four-player one, so three times the
+worlds, each kept from twice the proposals, stay within the 100 ms a decision; against
+two ``SearchBot()`` bots that budget won more games than 40 worlds on the same seeds,
+and larger budgets with two or four players won nothing measurable
+(benchmarks/RESULTS-expert.md#the-three-player-tables-budget).
+
+Five to seven players (the 36-card pack, R1): the four-player worlds per card play, and
+30 worlds per exchange (the respond leaf plays out the deal for more seats), and the
+exact solver limited to 300 tricks started per world: the median world needs a few
+dozen, but one first-card world in a hundred of a seven-seat deal needs hundreds of
+thousands (seconds), and such a world (some 7 % of those solved with seven players) is
+valued by the best reply alone.  Median CPU time of a decision well under 100 ms at
+every size on the project's 2-core machines, against heuristic bots
+(benchmarks/RESULTS-pack36.md, "The expert's decision time")."""
 
 _SCALE: Final = 1000
 """A value in points is handed to the solver in thousandths, a whole number."""
@@ -171,10 +203,11 @@ class ExpertBot:
         samples: worlds per card-play decision, each solved exactly; None takes the
             table's from :data:`TABLE_BUDGETS` (40, and 120 with three players).
         exchange_samples: worlds per exchange decision; each candidate exchange is
-            applied and the deal finished in every one of them (see ``leaf``).
+            applied and the deal finished in every one of them (see ``leaf``); None
+            takes the table's from :data:`TABLE_BUDGETS` (40 with two to four players).
         proposals: uniform worlds drawn per world kept, to be weighed by the opponent
-            model and resampled (1 turns inference off: uniform worlds); None takes the table's from
-            :data:`TABLE_BUDGETS` (3, and 6 with three players).
+            model and resampled (1 turns inference off: uniform worlds); None takes the
+            table's from :data:`TABLE_BUDGETS` (3, and 6 with three players).
         max_candidates: exchanges searched in the exchange phase: the heuristic's best,
             this many in all, plus the fold if it is legal.
         time_ms: opt-in wall-clock budget per decision instead of the world counts (at
@@ -217,10 +250,14 @@ class ExpertBot:
             :class:`~bohmisch_watten.bots.inference.OpponentModel`): lower trusts each
             play more, right against :class:`HeuristicBot`, whose every card is the
             heuristic's, and wrong against :class:`SearchBot`, whose leads are not.
+        max_nodes: how many tricks the exact solver may start in one world
+            (:func:`~bohmisch_watten.solver.solve_masks`); a world that needs more is
+            valued by the best reply alone (see ``rollout_weight``).  None takes the
+            table's from :data:`TABLE_BUDGETS`: no limit with two to four players.
     """
 
     samples: int | None = attrs.field(default=None, validator=optional_count)
-    exchange_samples: int = attrs.field(default=40, validator=positive_count)
+    exchange_samples: int | None = attrs.field(default=None, validator=optional_count)
     proposals: int | None = attrs.field(default=None, validator=optional_count)
     max_candidates: int = attrs.field(default=5, validator=positive_count)
     time_ms: float | None = attrs.field(default=None, validator=time_budget)
@@ -231,12 +268,12 @@ class ExpertBot:
     exchange_confidence: float = attrs.field(default=1.0, validator=_confidence)
     race_near: bool = attrs.field(default=True, validator=_flag, converter=_to_flag)
     opponent_play_noise: float = attrs.field(default=0.2, validator=_noise)
+    max_nodes: int | None = attrs.field(default=None, validator=optional_count)
 
     # ------------------------------------------------------------------ the protocol
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The candidate action with the best mean value over the sampled worlds."""
-        refuse_36_cards(view.rules.pack, "ExpertBot")
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -366,8 +403,8 @@ class ExpertBot:
         candidates = self.candidates(view)
         candidates += [a for a in extra if a not in candidates]
         play = view.phase is Phase.PLAY
-        samples, proposals = self.budget(view.num_players)
-        count = samples if play else self.exchange_samples
+        samples, proposals, exchange_samples, _ = self.budget(view.num_players)
+        count = samples if play else exchange_samples
         rows: list[list[float]] = []
         evaluate = self._play_values if play else self._exchange_values
         deadline = None if self.time_ms is None else time.perf_counter() + self.time_ms / 1000
@@ -392,19 +429,22 @@ class ExpertBot:
                 break
         return candidates, rows
 
-    def budget(self, players: int) -> tuple[int, int]:
-        """The worlds per card-play decision and the proposals per world kept at a table
-        of ``players`` seats: the fields, or :data:`TABLE_BUDGETS` where they are None.
+    def budget(self, players: int) -> TableBudget:
+        """The worlds per card-play decision, the proposals per world kept, the worlds
+        per exchange decision and the solver's limit at a table of ``players`` seats: the
+        fields, or :data:`TABLE_BUDGETS` where they are None.
 
         Raises:
-            ValueError: if ``players`` is not a table size of the game (2, 3 or 4, R1).
+            ValueError: if ``players`` is not a table size of the game (2 to 7, R1).
         """
-        if players not in TABLE_BUDGETS:  # True is 1, not a table size either
-            raise ValueError(f"ExpertBot.budget: players must be 2, 3 or 4, got {players!r}")
-        samples, proposals = TABLE_BUDGETS[players]
-        return (
-            samples if self.samples is None else self.samples,
-            proposals if self.proposals is None else self.proposals,
+        if type(players) is not int or players not in TABLE_BUDGETS:  # True is no size
+            raise ValueError(f"ExpertBot.budget: players must be 2 to 7, got {players!r}")
+        table = TABLE_BUDGETS[players]
+        return TableBudget(
+            table.samples if self.samples is None else self.samples,
+            table.proposals if self.proposals is None else self.proposals,
+            table.exchange_samples if self.exchange_samples is None else self.exchange_samples,
+            table.max_nodes if self.max_nodes is None else self.max_nodes,
         )
 
     def candidates(self, view: PlayerView) -> list[Action]:
@@ -438,7 +478,7 @@ class ExpertBot:
         if not self.race_near:
             return False
         assert view.trump_card is not None  # the exchange and card play only
-        table = point_table(view.trump_card.index >> 3, view.rules, view.scores)
+        table = point_table(SUIT_OF[view.trump_card.index], view.rules, view.scores)
         rules, me = view.rules, view.player
         near = [
             not folded and reached_goal(score + min(row), rules)
@@ -459,9 +499,16 @@ class ExpertBot:
         me = view.player
         if judge is None:
             judge = self._judge(view)
-        found = _solve(world, me, judge.rows(world))
+        try:
+            found: dict[int, int] | None = _solve(
+                world, me, judge.rows(world), self.budget(view.num_players).max_nodes
+            )
+        except NodeLimitReached:  # too hard a world for the budget: the best reply alone
+            found = None
         active = view.num_players - sum(view.folded)
         weight = self.rollout_weight if active > 2 else 0.0
+        if found is None:
+            weight = 1.0
         out = []
         replies: dict[int, float] = {}
         if weight:
@@ -475,6 +522,9 @@ class ExpertBot:
             )
         for action in candidates:
             assert isinstance(action, PlayCard)
+            if found is None:
+                out.append(replies[action.card.index])
+                continue
             value = -found[action.card.index] / _SCALE
             if replies:
                 value = (1 - weight) * value + weight * replies[action.card.index]
@@ -504,17 +554,22 @@ class ExpertBot:
             if folds and judge.race is None:
                 out.append(judge.after(view.scores))  # R29: a folded seat scores nothing
                 continue
-            if self.leaf == "respond" or folds:
-                # A folded seat only watches: the others' cards are the heuristic's.
-                player = state.current_player
-                assert player is not None
-                table = _Table(state, judge)
-                out.append(_respond(state.hand_masks, (), state.tricks_won, player, me, table, {}))
-                continue
-            found = _solve(state, me, judge.rows(state))
-            mine = state.current_player == me
-            best = min(found.values()) if mine else max(found.values())
-            out.append(-best / _SCALE)
+            player = state.current_player
+            assert player is not None
+            if self.leaf == "solver" and not folds:
+                try:
+                    found = _solve(
+                        state, me, judge.rows(state), self.budget(view.num_players).max_nodes
+                    )
+                except NodeLimitReached:  # too hard for the budget: the best reply
+                    pass
+                else:
+                    best = min(found.values()) if player == me else max(found.values())
+                    out.append(-best / _SCALE)
+                    continue
+            # A folded seat only watches: the others' cards are the heuristic's.
+            table = _Table(state, judge)
+            out.append(_respond(state.hand_masks, (), state.tricks_won, player, me, table, {}))
         return out
 
 
@@ -564,7 +619,7 @@ class _Judge:
         if self.race is None:  # by points only me's own tricks count
             rows[me] = tuple(-round(_SCALE * self.after_mine(p)) for p in mine)
             return tuple(rows)
-        trump = state.trump_index >> 3
+        trump = SUIT_OF[state.trump_index]
         folded = state.folded
         active = [seat for seat in range(len(folded)) if not folded[seat]]
         other = active[0] if active[1] == me else active[1]
@@ -586,7 +641,7 @@ class _Table:
     """The fixed facts of one best-response search: trump, rules, seats, leaf values."""
 
     def __init__(self, state: GameState, judge: _Judge) -> None:
-        self.trump = state.trump_index >> 3
+        self.trump = SUIT_OF[state.trump_index]
         self.must_head = state.rules.must_head
         folded = state.folded
         n = state.num_players
@@ -622,23 +677,33 @@ class _Table:
 
 
 def _points(state: GameState) -> tuple[tuple[int, ...], ...]:
-    return point_table(state.trump_index >> 3, state.rules, state.scores)
+    return point_table(SUIT_OF[state.trump_index], state.rules, state.scores)
 
 
-def _solve(state: GameState, mover: int, points: tuple[tuple[int, ...], ...]) -> dict[int, int]:
-    """The mover's points per legal card of the seat to act, in one known deal."""
+def _solve(
+    state: GameState,
+    mover: int,
+    points: tuple[tuple[int, ...], ...],
+    max_nodes: int | None = None,
+) -> dict[int, int]:
+    """The mover's points per legal card of the seat to act, in one known deal.
+
+    Raises:
+        NodeLimitReached: if the solver would start more than ``max_nodes`` tricks.
+    """
     player = state.current_player
     assert player is not None
     return solve_masks(
         state.hand_masks,
         state.trick_plays,
         state.tricks_won,
-        state.trump_index >> 3,
+        SUIT_OF[state.trump_index],
         player=player,
         mover=mover,
         must_head=state.rules.must_head,
         folded=state.folded,
         points=points,
+        max_nodes=max_nodes,
     )
 
 

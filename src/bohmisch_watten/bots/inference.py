@@ -38,8 +38,9 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from ..actions import Shuffle
-from ..cards import DECK, MAXI, Card, Suit, bits
+from ..cards import CARDS, DECK, MAXI, SUIT_OF, Card, Suit, bits
 from ..seats import right_of, seat_order
+from ..state import STOCK_LIMIT
 from ..tricks import BEATS, EFFECTIVE, TRUMP_MASK, Plays, best_play, legal_play_mask
 from ._cards import card_value
 
@@ -55,9 +56,12 @@ __all__ = [
     "log_likelihood",
 ]
 
-_VALUE: Final = tuple(tuple(card_value(card, Suit(t)) for card in DECK) for t in range(4))
-"""``_VALUE[trump][card]``: the heuristic's expected tricks of a card (policy rule 2)."""
-_TOTAL: Final = tuple(sum(row) for row in _VALUE)
+_VALUE: Final = tuple(tuple(card_value(card, Suit(t)) for card in CARDS) for t in range(4))
+"""``_VALUE[trump][card]``: the heuristic's expected tricks of a card (policy rule 2), for
+every card of either pack (R6)."""
+_TOTAL: Final = tuple(sum(row[: len(DECK)]) for row in _VALUE)
+"""``_TOTAL[trump]``: the sum over the 32 cards of :data:`DECK`, which the heuristic's
+value of a card drawn from the stock averages over (``_cards.mean_unseen_value``)."""
 _NO_TRICK: Final = 5.0  # R29
 _ACES: Final = sum(1 << card.index for card in DECK if int(card.rank) == 7)
 
@@ -65,7 +69,7 @@ _ACES: Final = sum(1 << card.index for card in DECK if int(card.rank) == 7)
 def _power(trump: int) -> tuple[int, ...]:
     """The heuristic's card order (``tricks.card_strength``): Criticals, trumps, plain by rank."""
     out = []
-    for card in DECK:
+    for card in CARDS:  # a Six: rank -1, below the Seven (R6)
         if card.is_critical:
             out.append(300 + (2 if card == MAXI else 1 if card.suit is Suit.BELLS else 0))
         else:
@@ -125,7 +129,7 @@ def heuristic_play(legal: int, trick: Plays, trump: int) -> int:
 def _fold_allowed(view: PlayerView, seat: int) -> bool:
     """Whether R21 let ``seat`` fold at his decision: public facts only."""
     rules = view.rules
-    if view.deal_number == 1 or view.trump_index >> 3 == Suit.HEARTS:  # R21.1, R21.2
+    if view.deal_number == 1 or SUIT_OF[view.trump_index] == Suit.HEARTS:  # R21.1, R21.2
         return False
     if view.scores[seat] <= rules.min_fold_score or view.previous_folds[seat]:  # R21.3-4
         return False
@@ -149,15 +153,20 @@ def _exchange_log_p(
     view: PlayerView, seat: int, dealt: int, discards: int, model: OpponentModel
 ) -> float:
     """Log-probability of the world's exchange (or fold) of ``seat`` from ``dealt``."""
+    folded = view.folded[seat]
+    stock = _stock_before(view, seat)
+    may_fold = _fold_allowed(view, seat)
+    if not (stock or may_fold or folded or seat == view.dealer):
+        return 0.0  # R20: an empty stock left the empty exchange only (seven players)
     trump_card = view.trump_index
-    trump = trump_card >> 3
+    trump = SUIT_OF[trump_card]
     value = _VALUE[trump]
     cards = bits(dealt)
-    draw = (_TOTAL[trump] - sum(value[c] for c in cards) - value[trump_card]) / 26
-    folded = view.folded[seat]
+    seen = [c for c in (*cards, trump_card) if c < len(DECK)]  # as the heuristic counts
+    draw = (_TOTAL[trump] - sum(value[c] for c in seen)) / (len(DECK) - len(seen))
     out = 0.0
-    if _fold_allowed(view, seat):
-        limit = 3
+    if may_fold:
+        limit = min(STOCK_LIMIT, stock)  # the heuristic's best exchange draws no more (R20)
         gains = sorted(value[c] for c in cards)
         kept = [v if i >= limit or v >= draw else draw for i, v in enumerate(gains)]
         none = 1.0
@@ -173,16 +182,31 @@ def _exchange_log_p(
     xs = [math.exp((draw - value[c]) / tau) for c in cards]
     took = seat == view.dealer and view.trump_card_taken
     if seat == view.dealer:
-        limit = view.rules.dealer_stock_limit
+        limit = min(view.rules.dealer_stock_limit, stock)
         e = _elementary(xs, limit + 1)
         take = math.exp((value[trump_card] - draw) / tau)
         z = sum(e[: limit + 1]) + take * sum(e[1:])
     else:
-        z = sum(_elementary(xs, 3))
+        z = sum(_elementary(xs, min(STOCK_LIMIT, stock)))
     chosen = sum((draw - value[c]) / tau for c in bits(discards))
     if took:
         chosen += (value[trump_card] - draw) / tau
     return out + chosen - math.log(z)
+
+
+def _stock_before(view: PlayerView, seat: int) -> int:
+    """The cards in the stock when ``seat`` decided (R18–R20): public facts only.
+
+    The stock after the deal holds ``pack - 5N - 1`` cards (R15; none with seven
+    players and 36 cards), less what the seats before ``seat`` drew, from the dealer's
+    left; nobody draws more than it holds (R20), so with five to seven players a seat
+    late in the order may have had fewer cards to draw than it wanted, or none.
+    """
+    n = view.num_players
+    order = seat_order(view.dealer, n)
+    counts = view.exchange_counts  # -1: folded; the dealer, last, is never before a seat
+    drawn = sum(max(counts[q], 0) for q in order[: order.index(seat)])
+    return view.rules.pack - 5 * n - 1 - drawn
 
 
 def _drawn(world: GameState) -> list[int]:
@@ -205,7 +229,7 @@ def _drawn(world: GameState) -> list[int]:
         if exchanged[q] > 0:
             counts[q] = exchanged[q] - (1 if q == dealer and took else 0)
     takes = sum(1 for _, _, taken in world.deal_fields.cut if taken)
-    end = 32 - takes - len(world.deal_fields.pack)
+    end = world.rules.pack - takes - len(world.deal_fields.pack)
     position = end - sum(counts)
     out = [0] * n
     for q in order:
@@ -226,7 +250,7 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
     trump_card = view.trump_index
     if trump_card < 0:
         return 0.0  # the ritual: nothing has been decided that depends on hidden cards
-    trump = trump_card >> 3
+    trump = SUIT_OF[trump_card]
     must_head = view.rules.must_head
     hands = list(world.hand_masks)
     history: list[Plays] = [plays for plays, _ in view.played_tricks]

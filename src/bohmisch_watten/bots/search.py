@@ -23,7 +23,6 @@ import attrs
 from ..actions import Action, Fold
 from ..phases import Phase
 from ._budget import positive_count, time_budget
-from ._cards import refuse_36_cards
 from .base import ranked_hint
 from .policy import decide, rank_exchanges
 
@@ -64,7 +63,6 @@ class SearchBot:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The candidate action with the best mean rollout result."""
-        refuse_36_cards(view.rules.pack, "SearchBot")
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
