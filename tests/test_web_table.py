@@ -21,6 +21,7 @@ from bohmisch_watten import (
     Rules,
     TakeCritical,
     load_record,
+    parse_action,
     replay,
 )
 from bohmisch_watten.events import describe
@@ -521,3 +522,27 @@ def test_a_card_played_is_a_line_for_every_observer() -> None:
                 assert narrate_events(events, before, observer, names, lang=lang)
                 checked += 1
     assert checked > 1000
+
+
+@pytest.mark.rule("R1", "R6")
+def test_a_seven_seat_table_with_the_default_bots_gives_hints_and_a_review() -> None:
+    """The default bots (a search bot first), the hint button (the expert) and the
+    review after the game (the expert as judge) work at a seven-seat 36-card table."""
+    rules = Rules(pack=36, start_score=3, plus_fifty=True)
+    table = Table(players=7, humans=1, seed=4, rules=rules)
+    assert table.seats[1].kind == "search"
+    rng = random.Random(4)
+    hints = 0
+    while not table.state.is_terminal:
+        if table.needs_auto:
+            table.step()
+            continue
+        hint = table.hint(0)
+        assert parse_action(hint) in table.state.legal_actions()
+        hints += 1
+        table.act(0, hint if hints % 2 else str(rng.choice(table.state.legal_actions())))
+    assert hints >= 5
+    review = table.review()
+    assert review is not None
+    assert review["players"] == 7
+    assert review["decisions"]
