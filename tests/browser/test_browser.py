@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from bohmisch_watten import Rules, load_record, replay
 from bohmisch_watten.web import Table
@@ -55,17 +55,6 @@ def server() -> Iterator[tuple[str, Table]]:
     uv.should_exit = True
     thread.join(10)
     sock.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 def shot(page: Page, name: str) -> None:

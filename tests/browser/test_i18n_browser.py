@@ -3,24 +3,10 @@ browser asks for (``Accept-Language``), the DE | EN switch, and the cookie remem
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
-from test_browser import ARGS, CHROMIUM
+from playwright.sync_api import Browser, Page
 from test_server_browser import free_port, server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 def create_table(page: Page, base: str) -> str:

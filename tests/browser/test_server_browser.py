@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
-from test_browser import ARGS, CHROMIUM, shot
+from playwright.sync_api import Browser, Page
+from test_browser import shot
 
 from bohmisch_watten import load_record, replay
 
@@ -49,17 +48,6 @@ def server(db: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
         if process.poll() is None:
             process.terminate()
             process.wait(10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 def free_port() -> int:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
-from test_browser import ARGS, CHROMIUM, shot
+from playwright.sync_api import Browser, Page
+from test_browser import shot
+from test_server_browser import one_move
 
 from bohmisch_watten import Phase, Rules, load_record, replay
 from bohmisch_watten.web.backends import open_storage
@@ -28,17 +28,6 @@ from threaded_server import running
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 BOTS = ["heuristic", "random", "heuristic", "random", "heuristic", "random"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=ARGS
-        )
-        yield chromium
-        chromium.close()
 
 
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -136,26 +125,6 @@ def create_in_lobby(page: Page, base: str) -> str:
     return link
 
 
-def one_decision(page: Page) -> bool:
-    """Wait for the person's turn and decide by clicking; False once the game is over."""
-    page.wait_for_function(
-        "document.body.dataset.turn === 'you' || document.body.dataset.gameOver === 'true'",
-        timeout=20_000,
-    )
-    if page.evaluate("document.body.dataset.gameOver") == "true":
-        return False
-    controls = ('[data-action="take"]', '[data-action="exchange"]', '#hand [data-legal="true"]')
-    for selector in controls:
-        target = page.locator(selector)
-        if target.count():
-            handle = target.first.element_handle()
-            assert handle is not None
-            handle.click()
-            page.wait_for_function("el => !el.isConnected", arg=handle, timeout=20_000)
-            return True
-    raise AssertionError("no control to click on this seat's turn")
-
-
 @pytest.mark.rule("R1", "R6")
 def test_seven_seats_with_the_36_card_pack(browser: Browser, tmp_path: Path) -> None:
     app = create_server(open_storage(str(tmp_path / "seven.sqlite")))
@@ -176,7 +145,7 @@ def test_seven_seats_with_the_36_card_pack(browser: Browser, tmp_path: Path) -> 
         phone.goto(base + link)
         looked: set[str] = set()
         decisions = 0
-        while one_decision(desk):
+        while one_move(desk):
             decisions += 1
             assert decisions < 80, "the game did not end"
             state = table.state
