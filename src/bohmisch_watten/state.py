@@ -1651,9 +1651,8 @@ def new_game(num_players: int = 4, *, rules: Rules = _DEFAULT_RULES, dealer: int
 
     Raises:
         TypeError: naming the argument, for an argument of the wrong type.
-        ValueError: naming the argument, for a bad player count or seat.
-        NotImplementedError: for ``Rules(pack=36)`` while the game state plays only
-            the 32-card pack.
+        ValueError: naming the argument, for a bad player count or seat (five to seven
+            players need ``Rules(pack=36)``).
     """
     check_int(num_players, "num_players", "new_game(num_players)")
     check_instance(rules, Rules, "rules", "new_game(rules=)")
