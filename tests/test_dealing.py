@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -69,6 +70,73 @@ def test_deal_reproduces_any_deal(
     assert state.stock[-1] == target.stock[-1]
 
 
+@pytest.mark.rule("R1", "R6", "R13", "R15")
+@given(st.integers(2, 7), rules_strategy, st.data(), seeds)
+def test_deal_reproduces_any_deal_of_the_36_card_pack(
+    n: int, rules: Rules, data: st.DataObject, seed: int
+) -> None:
+    """With 36 cards too; with seven players the cut card is the dealer's last card."""
+    rules = attrs.evolve(rules, pack=36)
+    dealer = data.draw(st.integers(0, n - 1))
+    target, decisions = _dealt(n, rules, dealer, seed)
+    taken = [card for _, card, took, _ in target.cut_looks if took]
+    left = [card for _, card, took, _ in target.cut_looks if not took]
+    cut = target.stock[-1] if target.stock else (left[-1] if left else None)
+    shuffle = Shuffle.deal(
+        target.hands,
+        target.trump_card,  # type: ignore[arg-type]
+        dealer=dealer,
+        stock=target.stock,
+        cut_card=cut,
+        taken=taken,
+        rules=rules,
+    )
+    assert len(shuffle.pack) == 36
+    state = new_game(n, rules=rules, dealer=dealer).apply(shuffle)
+    for action in decisions:
+        state = state.apply(action)
+    assert state.phase is Phase.EXCHANGE
+    assert state.hands == target.hands
+    assert state.trump_card == target.trump_card
+    assert state.cut_looks == target.cut_looks
+    assert state.stock == target.stock
+    assert len(state.stock) == 35 - 5 * n
+
+
+@pytest.mark.rule("R13", "R15")
+def test_with_seven_players_the_cut_card_is_in_the_dealers_hand() -> None:
+    rules = Rules(pack=36)
+    hands = [cards(h) for h in SEVEN]
+    pack = Shuffle.deal(hands, Card.parse("S6"), dealer=2, rules=rules).pack
+    assert pack[-1] == Card.parse("HA")  # the dealer's last card that is no Critical
+    state = new_game(7, rules=rules, dealer=2).apply(Shuffle.deal(hands, Card.parse("S6"),
+        dealer=2, cut_card=Card.parse("HK"), rules=rules))  # fmt: skip
+    assert state.phase is Phase.CUT  # the Maxi at the bottom is offered (R12)
+    assert (
+        state.apply(LeaveCritical()).hands
+        == new_game(7, rules=rules, dealer=2)
+        .apply(Shuffle.deal(hands, Card.parse("S6"), dealer=2, rules=rules))
+        .hands
+    )
+    with pytest.raises(ValueError, match=r"R13: with 7 players the cut card is the dealer's"):
+        Shuffle.deal(hands, Card.parse("S6"), dealer=2, cut_card=Card.parse("EA"), rules=rules)
+    with pytest.raises(ValueError, match=r"R6: EA is named twice"):  # every card is dealt
+        Shuffle.deal(hands, Card.parse("S6"), stock=cards("EA"), rules=rules)
+    with pytest.raises(ValueError, match=r"R6: the named cards do not make a 32-card pack"):
+        Shuffle.deal([cards("E6 EK EO EU E10"), cards(FIVE[1])], Card.parse("HA"))
+
+
+SEVEN = [
+    "EA EK EO EU E10",
+    "GA GK GO GU G10",
+    "HK H10 HA S7 E7",
+    "E9 E8 E6 G9 G8",
+    "G7 G6 H9 H8 H7",
+    "H6 HO HU SA SK",
+    "SO SU S10 S9 S8",
+]
+
+
 def test_default_cut_card_ends_the_ritual() -> None:
     """Without a cut card the bottom card is no Critical, so nothing is offered (R12)."""
     hands = [cards("HK S7 E7 EA EK"), cards("GA GK GO GU G10")]
@@ -108,7 +176,7 @@ ALL_OTHERS = "H7 H8 H9 H10 HU HO HK S7 S8 S9 S10 SU SO SK SA E7 E8 E9 G7 G8 G9"
     [
         (["EA EK EO EU", FIVE[1]], {}, "R15: every hand has 5 cards"),
         ([FIVE[0], "EA GK GO GU G10"], {}, "R6: EA is named twice"),
-        ([FIVE[0]], {}, "R1: hands must give 2, 3 or 4 seats"),
+        ([FIVE[0]], {}, r"R1: hands must give 2 to 4 seats with the 32-card pack, got 1"),
         (FIVE, {"trump": "EA"}, "R6: EA is named twice"),
         (FIVE, {"taken": "EA"}, "R12: only a Critical can be taken"),
         (FIVE, {"taken": "HK"}, "must be in the hand of the seat taking it"),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .cards import DECK, Card
+from .cards import Card, pack_cards
 from .rules import Rules, Schleck
 from .seats import right_of, seat_order
 
@@ -59,23 +59,27 @@ def deal_pack(
     taken: Iterable[Card] = (),
     rules: Rules = _DEFAULT_RULES,
 ) -> list[Card]:
-    """The 32 cards, top first, of a pack that deals ``hands`` (R11, R12, R15).
+    """The pack, top first, that deals ``hands`` (R6, R11, R12, R15).
 
     Applied to ``new_game(len(hands), rules=rules, dealer=dealer)`` as a
     :class:`~bohmisch_watten.Shuffle`, and followed by a
     :class:`~bohmisch_watten.TakeCritical` for each card of ``taken`` (and a
     :class:`~bohmisch_watten.LeaveCritical` if ``cut_card`` is a Critical that is
     looked at), the pack gives every seat exactly its hand, turns up ``trump_card``,
-    and leaves a stock that starts with ``stock`` and ends with the cut card.
+    and leaves a stock that starts with ``stock`` and ends with the cut card.  With
+    seven players (the 36-card pack) the stock is empty and the cut card is the
+    dealer's last card (RULES.md §9): ``cut_card`` must then be in the dealer's hand
+    (default: his last card that is no Critical), and it is dealt to him last.
 
     Args:
         hands: per seat, its five cards after the deal (Criticals taken included); the
-            number of seats is ``len(hands)`` (R1).  Within a hand, the cards not taken
-            in the ritual are dealt in the order given: the first packet, then two.
+            number of seats is ``len(hands)``: 2 to 4, or to 7 with the 36-card pack
+            (R1).  Within a hand, the cards not taken in the ritual are dealt in the
+            order given: the first packet, then two.
         trump_card: the card turned up between the packets (R15, R16).
         dealer: the dealer's seat (R2).
         stock: the top cards of the stock, top first; the rest of the stock is the
-            unnamed cards in :data:`~bohmisch_watten.DECK` order.
+            unnamed cards in id order (:func:`~bohmisch_watten.cards.pack_cards`).
         cut_card: the card at the bottom after the taken Criticals: looked at in the
             ritual (if the ritual goes on that far) and the last card of the stock
             (R12, R13).  Default: an unnamed card that is not a Critical, so the ritual
@@ -83,7 +87,7 @@ def deal_pack(
         taken: the Criticals taken in the ritual, in the order taken (C1, C2, C3 of
             R12); the seat that takes each is the seat whose hand holds it, and it must
             be the seat that looks at that step under ``rules.schleck`` (R12, R14).
-        rules: the variants; only ``schleck`` matters here.
+        rules: the variants; ``schleck`` and ``pack`` matter here.
 
     Raises:
         TypeError: naming the argument, for anything but Card objects, an int dealer
@@ -107,14 +111,17 @@ def deal_pack(
     if not isinstance(hands, Sequence) or isinstance(hands, (str, bytes)):
         raise TypeError(f"hands must be a sequence of hands, one per seat, got {hands!r:.40}")
     n = len(hands)
-    if n not in (2, 3, 4):
-        raise ValueError(f"R1: hands must give 2, 3 or 4 seats, got {n}")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules object, got {type(rules).__name__}")
+    if not 2 <= n <= rules.max_players:
+        raise ValueError(
+            f"R1: hands must give 2 to {rules.max_players} seats with the {rules.pack}-card "
+            f"pack, got {n}"
+        )
     if isinstance(dealer, bool) or not isinstance(dealer, int):
         raise TypeError(f"dealer must be an int, got {type(dealer).__name__}")
     if not 0 <= dealer < n:
         raise ValueError(f"dealer must be a seat from 0 to {n - 1}, got {dealer}")
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules object, got {type(rules).__name__}")
     given = [_cards(hand, f"hands[{seat}]") for seat, hand in enumerate(hands)]
     for seat, hand in enumerate(given):
         if len(hand) != 5:
@@ -125,13 +132,13 @@ def deal_pack(
     top_stock = _cards(stock, "stock")
     takes = _cards(taken, "taken")
     cut = None if cut_card is None else _cards([cut_card], "cut_card")[0]
-    stock_size = 31 - 5 * n  # R15: 11, 16 or 21 cards, the cut card last
+    stock_size = rules.pack - 1 - 5 * n  # R15: 35 - 5n with 36 cards, the cut card last
     if cut is not None and top_stock and top_stock[-1] == cut:
         if len(top_stock) != stock_size:
             raise ValueError(f"R13: the cut card {cut} can only be the last card of the stock")
         top_stock = top_stock[:-1]
     named = [c for hand in given for c in hand] + [trump, *top_stock]
-    named += [] if cut is None else [cut]
+    named += [] if cut is None or stock_size == 0 else [cut]
     seen: set[Card] = set()
     for card in named:
         if card in seen:
@@ -155,23 +162,41 @@ def deal_pack(
                 f"then must be in seat {looker}'s hand, not seat {owner[card]}'s"
             )
         per_seat[looker] += 1
-    if len(top_stock) > stock_size - 1:
-        raise ValueError(
-            f"R15: the stock holds {stock_size} cards, the cut card last; "
-            f"{len(top_stock)} named above it"
-        )
-    rest = [c for c in DECK if c not in seen]
-    if cut is None:
-        plain = [c for c in rest if not c.is_critical]
-        if not plain:
-            raise ValueError("R12: no card that is not a Critical is left for the cut card")
-        cut = plain[-1]
-        rest.remove(cut)
     order = seat_order(dealer, n)
     dealt = {seat: [c for c in given[seat] if c not in takes] for seat in order}
+    if stock_size == 0:  # seven players (R15, RULES.md §9): the pack is dealt to its end
+        last = dealt[dealer]  # the dealer's last card is the one the ritual left (R13)
+        if cut is None:
+            cut = next(c for c in reversed(last) if not c.is_critical)  # 5 cards, <= 3 Criticals
+        elif cut not in last:
+            raise ValueError(
+                f"R13: with {n} players the cut card is the dealer's last card, so {cut} must "
+                f"be in seat {dealer}'s hand and not taken"
+            )
+        last.remove(cut)
+        last.append(cut)
+        rest = []
+    else:
+        if len(top_stock) > stock_size - 1:
+            raise ValueError(
+                f"R15: the stock holds {stock_size} cards, the cut card last; "
+                f"{len(top_stock)} named above it"
+            )
+        rest = [c for c in pack_cards(rules.pack) if c not in seen]
+        if cut is None:
+            plain = [c for c in rest if not c.is_critical]
+            if not plain:
+                raise ValueError("R12: no card that is not a Critical is left for the cut card")
+            cut = plain[-1]
+            rest.remove(cut)
     pack = [c for seat in order for c in dealt[seat][: 3 - per_seat[seat]]]
     pack.append(trump)
     pack += [c for seat in order for c in dealt[seat][3 - per_seat[seat] :]]
-    pack += top_stock + rest + [cut] + list(reversed(takes))
-    assert len(set(pack)) == len(pack) == 32
+    if stock_size:
+        pack += [*top_stock, *rest, cut]
+    pack += reversed(takes)
+    if len(set(pack)) != len(pack) or len(pack) != rules.pack:
+        raise ValueError(
+            f"R6: the named cards do not make a {rules.pack}-card pack (a Six in the 32-card game?)"
+        )
     return pack

@@ -237,7 +237,7 @@ class GameRecord:
     :func:`replay`.
 
     Attributes:
-        num_players: 2, 3 or 4 (R1).
+        num_players: 2 to 4, or to 7 with the 36-card pack (R1).
         rules: the variants in force.
         first_dealer: the dealer of the record's first deal (R3); later dealers follow
             (R4): the first of ``past`` if any, else the dealer of ``start``.

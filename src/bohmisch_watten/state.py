@@ -259,7 +259,7 @@ class GameState(DealFacts):
     these, never private fields.
 
     Attributes:
-        num_players: 2, 3 or 4 (R1).
+        num_players: 2 to 4, or to 7 with the 36-card pack (R1).
         rules: the variants in force (:class:`~bohmisch_watten.Rules`).
         phase: where the deal stands (:class:`~bohmisch_watten.Phase`); never SCORE,
             which ``apply()`` passes through.
@@ -340,7 +340,7 @@ class GameState(DealFacts):
 
     @property
     def num_players(self) -> int:
-        """2, 3 or 4 (R1)."""
+        """2 to 4, or to 7 with the 36-card pack (R1)."""
         return self.game_fields[0]
 
     @property
