@@ -89,6 +89,22 @@ def test_seven_seat_games_play_to_their_end_with_the_expert() -> None:
         assert end.winners
 
 
+@pytest.mark.rule("R1", "R31", "R33")
+@pytest.mark.parametrize("spec", ["random", "heuristic", "search", "expert"])
+def test_a_fresh_seven_seat_game_plays_to_its_end_with_every_bot(spec: str) -> None:
+    """``new_game(7, rules=Rules(pack=36, plus_fifty=True))`` from its first deal to its
+    end, the bot at seat 0 and the heuristic at the others (every seat for the cheap
+    bots): the variant the rule book advises for six and seven players (RULES.md §9)."""
+    rules = Rules(pack=36, plus_fifty=True)
+    bot = _bot(spec)
+    cheap = spec in ("random", "heuristic")
+    bots: list[Bot] = [bot] * 7 if cheap else [bot, *[HeuristicBot()] * 6]
+    end = play_out(new_game(7, rules=rules), bots, random.Random(7), max_deals=60)
+    assert end.is_terminal
+    assert end.winners
+    assert any(seat == 0 for seat, _ in end.history)
+
+
 def test_a_served_engine_plays_a_seven_seat_game_through_the_protocol() -> None:
     """The package's own engine (the heuristic, served) at seat 3 plays as the heuristic
     does in-process: the 36-card views, rules and actions cross the protocol whole."""
