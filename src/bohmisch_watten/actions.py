@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 import attrs
 
 from .cards import CARDS, Card, bits
+from .dealing import deal_pack
 from .errors import check_bool
 from .rules import Rules
 
@@ -76,8 +77,6 @@ class Shuffle:
             >>> " ".join(str(card) for card in state.hands[0]), str(state.trump_card)
             ('E9 EA G8 HK S10', 'S9')
         """
-        from .dealing import deal_pack  # dealing builds on this module
-
         pack = deal_pack(
             hands, trump_card, dealer=dealer, stock=stock, cut_card=cut_card, taken=taken,
             rules=Rules() if rules is None else rules,

@@ -6,6 +6,7 @@ implement (:mod:`.storage`), so that the interface never imports an implementati
 
 from __future__ import annotations
 
+from ._sqlite import SqliteStorage
 from .storage import Storage
 
 __all__ = ["open_storage"]
@@ -22,9 +23,7 @@ def open_storage(url: str) -> Storage:
     if not isinstance(url, str):
         raise TypeError(f"url must be a str, got {type(url).__name__}")
     if url.startswith(("postgresql://", "postgres://")):
-        from ._postgres import PostgresStorage
+        from ._postgres import PostgresStorage  # psycopg is the optional extra [postgres]
 
         return PostgresStorage(url)
-    from ._sqlite import SqliteStorage
-
     return SqliteStorage(url)

@@ -19,8 +19,14 @@ import argparse
 import sys
 from typing import Final
 
+import uvicorn
+
 from ..rules import Rules
+from ._guard import LOOPBACK
 from ._players import BOT_KINDS, check
+from ._protocols import GuardedHTTP, GuardedWebSocket
+from .backends import open_storage
+from .server import GameServer, Limits, create_server
 from .table import Table
 
 __all__ = ["DEFAULT_DB", "DESCRIPTION", "add_arguments", "run"]
@@ -204,18 +210,11 @@ def _first_table(args: argparse.Namespace) -> Table | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the server; returns the exit status (2 for bad options or a missing extra)."""
-    try:
-        import uvicorn
+    """Start the server; returns the exit status (2 for bad options).
 
-        from ._guard import LOOPBACK
-        from ._protocols import GuardedHTTP, GuardedWebSocket
-        from .backends import open_storage
-        from .server import GameServer, Limits, create_server
-    except ImportError as error:  # pragma: no cover - depends on the installed extras
-        print(f"error: serve needs the [web] extra ({error.name} is missing):", file=sys.stderr)
-        print("  pip install 'bohmisch-watten[web]'", file=sys.stderr)
-        return 2
+    A missing ``[web]`` extra is told by :mod:`bohmisch_watten.commands.serve`, which
+    imports this module only when ``serve`` is asked for.
+    """
     try:
         table = _first_table(args)
         if args.delay < 0:
