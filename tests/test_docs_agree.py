@@ -60,7 +60,8 @@ def test_project_urls() -> None:
 def test_the_version_is_written_once_and_released_in_the_changelog() -> None:
     assert "version" in PYPROJECT["project"]["dynamic"]
     assert "version" not in PYPROJECT["project"]
-    assert PYPROJECT["tool"]["hatch"]["version"]["path"] == "src/bohmisch_watten/__init__.py"
+    dynamic = PYPROJECT["tool"]["setuptools"]["dynamic"]
+    assert dynamic["version"] == {"attr": "bohmisch_watten.__version__"}
     version = bohmisch_watten.__version__
     assert version == "0.2.0"
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")

@@ -25,6 +25,7 @@ import importlib
 from types import ModuleType
 from typing import Final
 
+from ._cores import native_core
 from .actions import Action, Exchange, Fold, LeaveCritical, PlayCard, Shuffle, TakeCritical
 from .cards import BELLI, CRITICALS, DECK, MAXI, SPITZ, Card, Rank, Suit
 from .deals import DealSummary, Trick
@@ -54,7 +55,7 @@ from .tricks import card_strength
 from .views import PlayerView, PublicDeal
 
 __version__ = "0.2.0"
-"""The release, written only here: the build (``[tool.hatch.version]``), the docs and
+"""The release, written only here: the build (``[tool.setuptools.dynamic]``), the docs and
 the changelog's newest release section read or match it."""
 
 __all__ = [
@@ -98,6 +99,7 @@ __all__ = [
     "id_to_action",
     "legal_action_mask",
     "load_record",
+    "native_core",
     "new_game",
     "next_game",
     "parse_action",

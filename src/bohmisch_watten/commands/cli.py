@@ -19,13 +19,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
+from .. import __version__, native_core
 from ..errors import FormatError
 from ..notation import parse_rules
 from ..rules import Rules
 from . import COMMANDS, DEFAULT_COMMAND
 from .demo import play_and_print
 
-__all__ = ["BROKEN_PIPE_STATUS", "build_main_parser", "build_parser", "main", "play_and_print"]
+__all__ = [
+    "BROKEN_PIPE_STATUS",
+    "build_main_parser",
+    "build_parser",
+    "main",
+    "play_and_print",
+    "version_line",
+]
 
 PROG = "python -m bohmisch_watten"
 
@@ -82,6 +90,12 @@ def build_main_parser(prog: str = PROG) -> argparse.ArgumentParser:
         f" subcommand it runs {DEFAULT_COMMAND!r}, whose options follow.",
         epilog=f"See {prog} SUBCOMMAND --help for the options of each subcommand.",
     )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=version_line(),
+        help="print the release and which core runs the rules, then exit",
+    )
     subcommands = parser.add_subparsers(
         title="subcommands", dest="command", metavar="SUBCOMMAND", required=False
     )
@@ -90,6 +104,11 @@ def build_main_parser(prog: str = PROG) -> argparse.ArgumentParser:
     _add_rules(parser)
     COMMANDS[DEFAULT_COMMAND].add_arguments(parser)
     return parser
+
+
+def version_line() -> str:
+    """The release and the core in use, e.g. ``bohmisch_watten 0.2.0 (compiled core)``."""
+    return f"bohmisch_watten {__version__} ({native_core.reason})"
 
 
 def _prog() -> str:

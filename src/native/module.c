@@ -1,0 +1,38 @@
+/* bohmisch_watten._native: the optional compiled core (see docs/architecture.md).
+ *
+ * This file holds only the module's definition; the game, the solver and the sampler
+ * live in their own files of src/native/, each adding its functions here.  The
+ * pure-Python modules of the package stay the reference: every function of this module
+ * is tested in lockstep against its Python twin.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* Bumped whenever the module's functions change meaning, so that a stale build left in
+ * a source tree is refused by bohmisch_watten._cores rather than trusted. */
+#define BW_NATIVE_ABI 1
+
+static PyMethodDef native_methods[] = {
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef native_module = {
+    PyModuleDef_HEAD_INIT,
+    "bohmisch_watten._native",
+    "The compiled core of bohmisch_watten (optional; the Python modules are the reference).",
+    -1,
+    native_methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    PyObject *module = PyModule_Create(&native_module);
+    if (module == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(module, "ABI", BW_NATIVE_ABI) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}
