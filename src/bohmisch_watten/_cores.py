@@ -66,6 +66,8 @@ def _load() -> tuple[ModuleType | None, CoreInfo]:
     return module, CoreInfo("native", "compiled core", path)
 
 
-NATIVE: Final[ModuleType | None]
-native_core: Final[CoreInfo]
-NATIVE, native_core = _load()
+_CHOICE: Final = _load()
+NATIVE: Final = _CHOICE[0]
+"""The compiled module when it runs, else ``None``: modules with a native twin branch on it."""
+native_core: Final = _CHOICE[1]
+"""Which core runs (true for the compiled one); public as ``bohmisch_watten.native_core``."""
