@@ -211,11 +211,12 @@ def test_a_wrong_output_fails(tmp_path: Path) -> None:
 
 def test_blocks_are_read_with_their_options_and_output() -> None:
     text = (
-        "```{doctest}\n:skipif: MOCKED & {\"torch\"}\n\n>>> import torch\n```\n"
+        '```{doctest}\n:skipif: MOCKED & {"torch"}\n\n>>> import torch\n```\n'
         "```{testcode}\nprint(1)\n```\n\n```{testoutput}\n1\n```\n"
         "```sh\nmake\n```\n"
     )
     first, second = blocks_of("page", text)
     assert (first.kind, first.extra, first.code) == ("doctest", "torch", ">>> import torch\n")
     assert (second.kind, second.output, second.line) == ("script", "1\n", 6)
-    assert _same_output("a ... c", "a b c") and not _same_output("a c", "a b c")
+    assert _same_output("a ... c", "a b c")
+    assert not _same_output("a c", "a b c")
