@@ -1,7 +1,7 @@
 """What a newcomer meets first is true: the README's set-up costs and commands, the
 browser table's first page, seating bots and pacing a client, the examples a pip user
 does not have, the figures page, and the pages that still spoke of 32 cards and
-protocol 1 (issue 57)."""
+protocol 1."""
 
 from __future__ import annotations
 
