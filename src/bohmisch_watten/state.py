@@ -251,7 +251,7 @@ class GameState(DealFacts):
     A state holds every hidden card: show a player :meth:`view` instead.
 
     The compact form is public and read-only, as in python-chess (``board.pawns``):
-    cards are indices 0–31 (``Card.index``) and sets of cards bitmasks (bit ``i`` for
+    cards are indices 0–35 (``Card.index``) and sets of cards bitmasks (bit ``i`` for
     ``DECK[i]``).  ``hand_masks``, ``trick_plays``, ``played_tricks`` and ``tricks_won``
     change with every card; ``deal_fields`` (:class:`~bohmisch_watten.deals.DealFields`)
     a few times a deal; ``game_fields`` (:class:`~bohmisch_watten.deals.GameFields`)

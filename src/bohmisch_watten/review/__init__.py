@@ -95,6 +95,7 @@ def in_words(action: Action) -> str:
     The notation's ``exchange`` with no card reads as an exchange but means keeping the
     hand and playing (R18); a review says what happened.
 
+    >>> from bohmisch_watten import Card, Exchange, Fold
     >>> from bohmisch_watten.review import in_words
     >>> in_words(Exchange(frozenset())), in_words(Fold())
     ('kept your hand', 'folded')
