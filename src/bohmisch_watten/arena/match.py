@@ -27,7 +27,7 @@ from ..actions import Action
 from ..bots.base import Bot
 from ..bots.registry import make_bot
 from ..engine import Engine
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, counted
 from ..events import describe
 from ..records import MAX_TAG_CHARS
 from ..rules import Rules
@@ -376,7 +376,7 @@ def _record_text(
     if forfeit is not None:
         ends = f"seat {forfeit} forfeits; {ends}"
     elif capped:
-        ends = f"adjudicated after {setup.max_deals} deals; {ends}"
+        ends = f"adjudicated after {counted(setup.max_deals, 'deal')}; {ends}"
     tags = {
         "event": f"bohmisch_watten arena, seed {setup.seed}",
         "round": str(spec.index),
