@@ -27,13 +27,13 @@ from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCriti
 from ..bots import registry
 from ..bots.search import SearchBot
 from ..cards import Card
-from ..phases import Phase
 from ..errors import FormatError
 from ..notation import MAX_DOCUMENT_CHARS, check_text
+from ..phases import Phase
 from ..records import GameRecord, load_record, replay
+from ..rules import Rules
 from ..serialization import from_json
 from ..state import GameState
-from ..rules import Rules
 
 if TYPE_CHECKING:
     from ..views import PlayerView
