@@ -244,7 +244,7 @@ def test_narration_hides_other_exchanges() -> None:
     mine = table.logs[seat][-1]
     theirs = table.logs[(seat + 1) % 4][-1]
     assert mine.startswith(f"You play and exchange {hand[0]} {hand[1]}, draw ")
-    assert theirs == f"Seat {seat} plays and exchanges 2 card(s)."
+    assert theirs == f"Seat {seat} plays and exchanges 2 cards."
 
 
 def test_narration_of_the_ritual_names_taken_cards_to_all() -> None:

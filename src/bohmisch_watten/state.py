@@ -75,6 +75,7 @@ from .errors import (
     check_instance,
     check_int,
     check_rng,
+    counted,
     warn_deprecated,
 )
 from .notation import MAX_DOCUMENT_CHARS, parse_action
@@ -638,9 +639,9 @@ class GameState(DealFacts):
         if rule == "R21.2":
             return "R21.2: nobody may fold when Hearts are trumps"
         if rule == "R21.3":
+            points = counted(game.rules.min_fold_score, "point")
             return (
-                f"R21.3: seat {seat} may not fold with {game.rules.min_fold_score} points"
-                f" or fewer (has {game.scores[seat]})"
+                f"R21.3: seat {seat} may not fold with {points} or fewer (has {game.scores[seat]})"
             )
         if rule == "R21.4":
             return f"R21.4: seat {seat} folded in the previous deal"
@@ -1139,7 +1140,8 @@ class GameState(DealFacts):
             who = "the dealer" if dealer else "a player"
             rule = "R19" if dealer else "R18"
             return f"{rule}: {who} may exchange at most {limit} cards with the stock, not {draws}"
-        return f"R20: the stock holds only {len(self.deal_fields.pack)} cards, cannot draw {draws}"
+        stock = counted(len(self.deal_fields.pack), "card")
+        return f"R20: the stock holds only {stock}, cannot draw {draws}"
 
     # ------------------------------------------------------- construction
 
@@ -1600,7 +1602,7 @@ def pack_problem(pack: tuple[object, ...], size: int = 32) -> str | None:
         if type(card) is not Card:
             return f"R11: a shuffle holds Card objects only, got {card!r:.20}"
     if len(pack) != size:
-        return f"R11: a shuffle must hold all {size} cards once, got {len(pack)} cards"
+        return f"R11: a shuffle must hold all {size} cards once, got {counted(len(pack), 'card')}"
     mask = 0
     for card in pack:
         mask |= 1 << card.index  # type: ignore[attr-defined]  # a Card: checked above

@@ -41,20 +41,22 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
-
 from ..encoding import num_action_ids, observation_size
 from ..rules import Rules
 from ._config import count_argument
 from ._episodes import action_index
+from ._extras import needs_extra
 from ._seat_game import SeatGame
 from .fast import Encoder
+
+with needs_extra(__name__, "gymnasium"):
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
 
 __all__ = ["WattenVectorEnv"]
 

@@ -24,6 +24,7 @@ import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
+from ..errors import counted
 from ..events import describe, to_dicts
 from ..notation import parse_action
 from ..phases import Phase
@@ -111,7 +112,8 @@ def _bot_list(bots: Sequence[str] | None, count: int, specs: Mapping[str, str]) 
     kinds = list(bots)
     if len(kinds) != count:
         raise ValueError(
-            f"bots: need {count} bot name(s) for the seats without a human, got {len(kinds)}"
+            f"bots: need {counted(count, 'bot name')} for the seats without a human,"
+            f" got {len(kinds)}"
         )
     for kind in kinds:
         try:
