@@ -133,7 +133,11 @@ def test_axe_finds_nothing_serious_on_the_lobby_and_the_table(
         assert turns < 40, "the game did not end"
     assert turns >= 2  # the exchange and a card at least
     page.wait_for_selector("#gameover", state="visible")
+    assert page.evaluate("document.activeElement.closest('#gameover [role=dialog]') !== null")
     audit(page, axe, f"the game-over panel ({lang}, {viewport})")
+    page.click("#review-button")  # the person's decisions judged by the search bot
+    page.wait_for_selector("#review p", timeout=60_000)
+    audit(page, axe, f"the review ({lang}, {viewport})")
     shot(page, f"a11y-game-over-{lang}-{viewport}")
     context.close()
     assert errors == []
