@@ -81,8 +81,13 @@ interpreters: $(VENV)/.dev-installed
 # The web table in a real browser: Debian's Chromium (/usr/lib/chromium/chromium; .ci/run
 # installs it) driven by Playwright, in a pytest run of its own (sync Playwright and
 # asyncio tests do not mix in one process).  Screenshots land in test-artifacts/.
-browser: $(VENV)/.dev-installed
+# The accessibility audit (tests/browser/test_accessibility.py) injects axe-core, the exact
+# version of tests/browser/package-lock.json, installed there by npm (.ci/run installs npm).
+browser: $(VENV)/.dev-installed tests/browser/node_modules/.package-lock.json
 	$(BIN)/pytest tests/browser -p no:cacheprovider
+
+tests/browser/node_modules/.package-lock.json: tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
 
 # The package as a user gets it: build the sdist and the wheel, twine check them, install
 # the wheel (not editable) into fresh venvs -- no extras, then each extra alone -- and run
@@ -116,4 +121,5 @@ bench-long: $(VENV)/.run-installed
 	$(BIN)/python benchmarks/long_game.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage docs/_build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage docs/_build \
+		tests/browser/node_modules

@@ -317,6 +317,7 @@ function renderGameOver(v) {
     renderGameOver.game = frame.game;
     $("review").replaceChildren();
     $("review-button").disabled = false;
+    box.querySelector(".panel").focus();  // the keyboard goes on in the panel, not behind it
   }
 }
 function renderReview(data) {
