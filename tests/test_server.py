@@ -531,6 +531,9 @@ def test_a_database_failure_loses_the_move_never_the_server(
             after = receive(ws)  # the table read back: the move did not happen
             assert broken["calls"] == 1
             assert after["version"] == frame["version"]
+            refusal = receive(ws)  # and the sender is told so
+            assert refusal["type"] == "error"
+            assert "could not be stored" in refusal["message"]
             assert hub.table.version == frame["version"] == len(real.__self__.journal(table))  # type: ignore[attr-defined]
             monkeypatch.setattr(server.storage, "append_many", real)
             ws.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})

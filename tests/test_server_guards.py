@@ -338,6 +338,62 @@ def test_the_people_of_an_expired_table_are_told_and_closed(tmp_path: Path) -> N
         assert closed.value.code == 4410
 
 
+def test_a_table_expired_elsewhere_takes_no_move_and_its_people_are_told(
+    tmp_path: Path,
+) -> None:
+    """The table expired in the database (as another process would do it): the next
+    move is refused, nothing is stored, and the table's people are told and closed."""
+    app = create_server(open_storage(str(tmp_path / "t.sqlite")), allowed_hosts=["testserver"])
+    game: GameServer = app.state.server
+    with TestClient(app) as client:
+        answer = client.post("/api/tables", json={"players": 2, "humans": 2, "bots": []})
+        table = answer.json()["table"]
+        token = answer.json()["seats"][0]["token"]
+        hub = game.hubs[table]
+        deadline = time.monotonic() + 10
+        while hub.committed < 1:  # the shuffle is stored
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        with client.websocket_connect(f"/ws/{token}") as ws:
+            frame = ws.receive_json()
+            assert game.storage.expire(table) is True  # "another process" expired it
+            mover = hub.table.state.current_player
+            if mover != 0:  # seat 1 moves through its own link
+                token = answer.json()["seats"][1]["token"]
+            with client.websocket_connect(f"/ws/{token}") as mine:
+                frame = mine.receive_json()
+                mine.send_json({"type": "action", "action": frame["view"]["legal_actions"][0]})
+                frames: list[dict[str, Any]] = []
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    _receive_all(mine, frames)
+            assert closed.value.code == 4410
+            errors = [f["message"] for f in frames if f["type"] == "error"]
+            assert errors[0] == (
+                "this table expired: another server process gave it up; the move was not made"
+            )
+            assert errors[-1] == "this table expired: another server process gave it up"
+            assert all(f["version"] == frame["version"] for f in frames if f["type"] == "state")
+        assert game.storage.journal(table) == hub.table.journal[: frame["version"]]
+        assert client.get(f"/api/tables/{table}").status_code == 404
+
+
+def test_a_table_the_database_knows_was_joined_is_kept(tmp_path: Path) -> None:
+    """The expiry asks the database: a person who joined through another process keeps
+    the table open, and this process learns that it was joined."""
+    limits = Limits(expire_unjoined=0.2, expire_idle=None)
+    app = create_server(
+        open_storage(str(tmp_path / "t.sqlite")), limits=limits, allowed_hosts=["testserver"]
+    )
+    game: GameServer = app.state.server
+    with TestClient(app) as client:
+        table = client.post("/api/tables", json={"players": 2, "delay": 10}).json()["table"]
+        hub = game.hubs[table]
+        game.storage.join(table)  # "through another process": this hub does not know
+        time.sleep(0.8)  # past the expiry, checked every 0.05 s
+        assert client.get(f"/api/tables/{table}").status_code == 200
+        assert hub.joined
+
+
 def _receive_all(ws: Any, into: list[dict[str, Any]]) -> None:
     while True:
         into.append(ws.receive_json())

@@ -8,6 +8,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from bohmisch_watten.web.backends import open_storage
 from bohmisch_watten.web.storage import (
     SCHEMA_VERSION,
     Conflict,
+    Expired,
     Storage,
     StoredSeat,
 )
@@ -267,3 +269,134 @@ def test_sqlite_has_nobody_to_listen_to(tmp_path: Path) -> None:
     storage = open_storage(str(tmp_path / "one.sqlite"))
     storage.listen(lambda table, version: None)  # accepted, never called
     storage.close()
+
+
+def test_an_expiry_is_decided_by_what_is_stored(storage: Storage) -> None:
+    """``expire`` with conditions asks the database: a table a person joined (through
+    any process) does not expire as unjoined, one with a recent row not as idle; an
+    expired table takes no more rows (:class:`Expired`), and a batch keeps the others."""
+    joined, fresh, idle, other = (storage.create_table(START, 0.0, seats()) for _ in range(4))
+    storage.join(joined)
+    assert storage.table(joined).joined is True  # type: ignore[union-attr]
+    storage.append(fresh, 0, ["shuffle A"])
+    later = time.time() + 60
+    assert storage.expire(joined, unjoined_before=later) is False
+    assert storage.expire(fresh, idle_before=time.time() - 60) is False  # a row just now
+    assert storage.expire(idle, idle_before=later) is True
+    assert storage.expire(idle, idle_before=later) is True  # expired already: still True
+    assert storage.expire(fresh, unjoined_before=later) is True  # nobody joined it
+    assert storage.table(joined).expired is False  # type: ignore[union-attr]
+    with pytest.raises(Expired):
+        storage.append(fresh, 1, ["take"])
+    assert storage.journal(fresh) == ["shuffle A"]
+    results = storage.append_many([(other, 0, ["a"]), (idle, 0, ["b"])])
+    assert results[0] is None
+    assert isinstance(results[1], Expired)
+    assert (storage.journal(other), storage.journal(idle)) == (["a"], [])
+
+
+def test_a_failed_sqlite_insert_that_is_no_duplicate_is_no_conflict(tmp_path: Path) -> None:
+    """Only a row that exists already is a :class:`Conflict` (another process moved
+    first); any other failed insert (a trigger, as a full disk would) is a failed write."""
+    path = str(tmp_path / "t.sqlite")
+    storage = open_storage(path)
+    try:
+        table = storage.create_table(START, 0.0, seats())
+        with sqlite3.connect(path) as db:
+            db.execute(
+                "CREATE TRIGGER refuse BEFORE INSERT ON watten_journal"
+                " BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+            )
+        with pytest.raises(sqlite3.IntegrityError, match="disk full"):
+            storage.append(table, 0, ["a"])
+        with pytest.raises(sqlite3.IntegrityError, match="disk full"):
+            storage.append(table, 0, [f"e{n}" for n in range(300)])  # the long path
+        (result,) = storage.append_many([(table, 0, ["a"])])
+        assert isinstance(result, sqlite3.IntegrityError)
+    finally:
+        storage.close()
+
+
+def test_a_version_2_database_is_migrated_and_its_tables_count_as_joined(tmp_path: Path) -> None:
+    path = tmp_path / "v2.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE watten_schema (version INTEGER NOT NULL)")
+        db.execute("INSERT INTO watten_schema VALUES (2)")
+        for statement in (*MIGRATIONS[0], *MIGRATIONS[1]):
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO watten_tables (start, delay, created) VALUES (?, 0.0, 0.0)", (START,)
+        )
+    migrated = open_storage(str(path))
+    try:
+        (table,) = migrated.tables()
+        assert table.joined is True  # never expired as "nobody joined"
+        assert migrated.expire(table.id, unjoined_before=time.time()) is False
+    finally:
+        migrated.close()
+
+
+def _terminate(url: str) -> int:
+    """``pg_terminate_backend`` of every connection to the database of ``url`` only."""
+    import psycopg
+
+    with psycopg.connect(postgres_server(), autocommit=True) as admin:
+        return len(
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = %s AND pid <> pg_backend_pid()",
+                (url.rpartition("/")[2],),
+            ).fetchall()
+        )
+
+
+def test_postgres_connects_again_and_so_does_its_listener(postgres_url: str) -> None:
+    """Its connections killed (a restart, a failover, an idle cut): the next call
+    connects again, the listener too, and says so (``resync``) so that the server reads
+    what it missed; moves and expiries are heard again afterwards."""
+    storage, other = open_storage(postgres_url), open_storage(postgres_url)
+    heard: list[tuple[int, int]] = []
+    changed: list[int] = []
+    resynced = threading.Event()
+    storage.listen(lambda t, v: heard.append((t, v)), changed.append, resynced.set)
+    try:
+        table = other.create_table(START, 0.0, seats())
+        assert _terminate(postgres_url) >= 3  # each one's calls, the listener
+        assert storage.journal(table) == []  # connected again
+        assert resynced.wait(10)
+        other.append(table, 0, ["a"])
+        assert other.expire(table) is True
+        deadline = time.monotonic() + 10
+        while not (heard and changed):
+            assert time.monotonic() < deadline, (heard, changed)
+            time.sleep(0.02)
+        assert (heard, changed) == ([(table, 1)], [table])
+        assert storage.reconnects >= 2  # type: ignore[attr-defined]
+    finally:
+        storage.close()
+        other.close()
+
+
+def test_postgres_gives_up_after_its_retries(postgres_url: str) -> None:
+    """A database that stays away: a call fails after its bounded retries (about 1.5 s),
+    it does not hang; the storage works again once the database is back."""
+    import psycopg
+
+    storage = open_storage(postgres_url)
+    try:
+        table = storage.create_table(START, 0.0, seats())
+        name = postgres_url.rpartition("/")[2]
+        with psycopg.connect(postgres_server(), autocommit=True) as admin:
+            admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+            try:
+                _terminate(postgres_url)
+                started = time.monotonic()
+                with pytest.raises(psycopg.OperationalError):
+                    storage.append(table, 0, ["a"])
+                assert time.monotonic() - started < 10
+            finally:
+                admin.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS true")
+        storage.append(table, 0, ["a"])
+        assert storage.journal(table) == ["a"]
+    finally:
+        storage.close()

@@ -14,9 +14,17 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
-from .storage import SCHEMA_VERSION, Conflict, Group, StoredSeat, StoredTable, append_each
+from .storage import (
+    SCHEMA_VERSION,
+    Conflict,
+    Expired,
+    Group,
+    StoredSeat,
+    StoredTable,
+    append_each,
+)
 
 __all__ = ["MIGRATIONS", "SqliteStorage"]
 
@@ -45,13 +53,28 @@ MIGRATIONS: Final[tuple[tuple[str, ...], ...]] = (
     (  # version 2
         "ALTER TABLE watten_tables ADD COLUMN expired INTEGER NOT NULL DEFAULT 0",
     ),
+    (  # version 3: who joined is stored (the tables of before count as joined)
+        "ALTER TABLE watten_tables ADD COLUMN joined INTEGER NOT NULL DEFAULT 0",
+        "UPDATE watten_tables SET joined = 1",
+    ),
 )
 """The statements that bring the schema from version ``i`` to ``i + 1``."""
 
 
+_DUPLICATE_ROW: Final = frozenset({"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"})
+"""The errors of a journal row that exists already (a :class:`Conflict`); any other
+failed constraint (a trigger, a foreign key) is a failed write."""
 _ROWS_PER_STATEMENT: Final = 200
 """The most journal rows one ``INSERT`` writes (4 parameters a row, well below SQLite's
 limit of 32766 parameters); more are written in an explicit transaction."""
+
+
+def _conflict(error: sqlite3.IntegrityError, table_id: int, seq: int) -> Exception:
+    """What a failed insert of journal rows means: a :class:`Conflict` for a row that
+    exists already, else the error itself."""
+    if getattr(error, "sqlite_errorname", None) in _DUPLICATE_ROW:
+        return Conflict(f"table {table_id} has a row {seq} already")
+    return error
 
 
 def _private(path: str, *, create: bool) -> None:
@@ -63,6 +86,11 @@ def _private(path: str, *, create: bool) -> None:
         os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
     with contextlib.suppress(FileNotFoundError, PermissionError):  # another owner's file
         os.chmod(path, 0o600)
+
+
+class _OnTheirOwn(Exception):
+    """A group of :meth:`SqliteStorage.append_many` is for an expired table: each group
+    is then written on its own, so that only that one is refused."""
 
 
 class SqliteStorage:
@@ -150,13 +178,20 @@ class SqliteStorage:
     def _tables(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, start, delay, created, finished, expired FROM watten_tables"
+                "SELECT id, start, delay, created, finished, expired, joined FROM watten_tables"
                 f" WHERE {where} ORDER BY id",
                 params,
             ).fetchall()
             return [
                 StoredTable(
-                    row[0], row[1], row[2], self._seats(row[0]), row[3], bool(row[4]), bool(row[5])
+                    row[0],
+                    row[1],
+                    row[2],
+                    self._seats(row[0]),
+                    row[3],
+                    bool(row[4]),
+                    bool(row[5]),
+                    bool(row[6]),
                 )
                 for row in rows
             ]
@@ -176,10 +211,21 @@ class SqliteStorage:
             ).fetchone()
         return None if row is None else (int(row[0]), int(row[1]))
 
+    def _expired(self, table_ids: Sequence[int]) -> set[int]:
+        """Which of the tables are expired (called with the lock held)."""
+        marks = ", ".join("?" * len(table_ids))
+        rows = self._db.execute(
+            f"SELECT id FROM watten_tables WHERE expired = 1 AND id IN ({marks})",
+            list(table_ids),
+        ).fetchall()
+        return {int(row[0]) for row in rows}
+
     def append(self, table_id: int, seq: int, entries: Sequence[str]) -> None:
         now = time.time()
         with self._lock:
             db = self._db
+            if self._expired([table_id]):  # one process per file, behind this lock:
+                raise Expired(f"table {table_id} expired")  # nothing expires it meanwhile
             if len(entries) <= _ROWS_PER_STATEMENT:  # a move and the automatic moves made
                 rows = ", ".join(["(?, ?, ?, ?)"] * len(entries))  # with it: one statement,
                 values = [  # its own transaction, all rows or none
@@ -189,8 +235,8 @@ class SqliteStorage:
                 ]
                 try:
                     db.execute(f"INSERT INTO watten_journal VALUES {rows}", values)
-                except sqlite3.IntegrityError:
-                    raise Conflict(f"table {table_id} has a row {seq} already") from None
+                except sqlite3.IntegrityError as error:
+                    raise _conflict(error, table_id, seq) from None
                 return
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -199,21 +245,24 @@ class SqliteStorage:
                     [(table_id, seq + i, entry, now) for i, entry in enumerate(entries)],
                 )
                 db.execute("COMMIT")
-            except sqlite3.IntegrityError:
+            except sqlite3.IntegrityError as error:
                 db.execute("ROLLBACK")
-                raise Conflict(f"table {table_id} has a row {seq} already") from None
+                raise _conflict(error, table_id, seq) from None
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
 
     def append_many(self, groups: Sequence[Group]) -> list[Exception | None]:
         """Every group in one transaction (one commit, one write of the shared pages);
-        if one of them conflicts, each group on its own, so the others are kept."""
+        if one of them conflicts, fails or is expired, each group on its own, so the
+        others are kept."""
         now = time.time()
         with self._lock:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
+                if self._expired(sorted({table_id for table_id, _, _ in groups})):
+                    raise _OnTheirOwn
                 db.executemany(
                     "INSERT INTO watten_journal VALUES (?, ?, ?, ?)",
                     [
@@ -224,7 +273,7 @@ class SqliteStorage:
                 )
                 db.execute("COMMIT")
                 return [None] * len(groups)
-            except sqlite3.IntegrityError:
+            except (sqlite3.IntegrityError, _OnTheirOwn):
                 db.execute("ROLLBACK")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -245,16 +294,48 @@ class SqliteStorage:
                 "UPDATE watten_tables SET finished = ? WHERE id = ?", (int(finished), table_id)
             )
 
-    def expire(self, table_id: int) -> None:
+    def expire(
+        self,
+        table_id: int,
+        *,
+        unjoined_before: float | None = None,
+        idle_before: float | None = None,
+    ) -> bool:
+        conditions = ["id = ?"]
+        params: list[Any] = [table_id]
+        if unjoined_before is not None:
+            conditions.append("joined = 0 AND created < ?")
+            params.append(unjoined_before)
+        if idle_before is not None:
+            conditions.append(
+                "coalesce((SELECT at FROM watten_journal WHERE table_id = id"
+                " ORDER BY seq DESC LIMIT 1), created) < ?"
+            )
+            params.append(idle_before)
         with self._lock:
-            self._db.execute("UPDATE watten_tables SET expired = 1 WHERE id = ?", (table_id,))
+            self._db.execute(
+                f"UPDATE watten_tables SET expired = 1 WHERE {' AND '.join(conditions)}", params
+            )
+            row = self._db.execute(
+                "SELECT expired FROM watten_tables WHERE id = ?", (table_id,)
+            ).fetchone()
+        return row is not None and bool(row[0])
+
+    def join(self, table_id: int) -> None:
+        with self._lock:
+            self._db.execute("UPDATE watten_tables SET joined = 1 WHERE id = ?", (table_id,))
 
     def count_tables(self, *, unfinished: bool = True) -> int:
         where = " WHERE finished = 0 AND expired = 0" if unfinished else ""
         with self._lock:
             return int(self._db.execute(f"SELECT count(*) FROM watten_tables{where}").fetchone()[0])
 
-    def listen(self, callback: Callable[[int, int], None]) -> None:
+    def listen(
+        self,
+        callback: Callable[[int, int], None],
+        changed: Callable[[int], None] | None = None,
+        resync: Callable[[], None] | None = None,
+    ) -> None:
         """Nothing to listen to: one process owns a SQLite file."""
 
     def close(self) -> None:

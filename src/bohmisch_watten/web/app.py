@@ -230,10 +230,13 @@ class Hub:
                 if not self.table.needs_auto:
                     return
                 pause = self._pause()
+                version = self.table.version
             await asyncio.sleep(pause)
             async with self.lock:
                 if not self.table.needs_auto:
                     return
+                if self.table.version != version:  # it moved meanwhile: wait anew
+                    continue
                 try:
                     if self.table.quick_step:  # a shuffle or a quick bot: no thread hop
                         self.table.step()
@@ -243,7 +246,10 @@ class Hub:
                     _log.exception("an automatic move failed; the table waits")
                     return
                 self.settle()
-                await self.broadcast()
+                try:
+                    await self.broadcast()
+                except TableError:  # not stored (a server's database): read back, wait
+                    continue
 
     async def handle(self, seat: int, socket: WebSocket, text: str | None) -> None:
         """Answer one client message; every refusal is an ``error`` frame to ``socket``."""

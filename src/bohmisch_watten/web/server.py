@@ -41,7 +41,7 @@ import logging
 import re
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -67,8 +67,8 @@ from ._wire import MAX_MESSAGE_CHARS, MAX_NAME, display_name, foreign_origin
 from ._writer import JournalWriter
 from .app import Hub, encode
 from .network_bots import BotNameError, NetworkBots
-from .storage import Conflict, Storage, StoredSeat, StoredTable
-from .table import NEW_GAME, Seat, Table, hash_token
+from .storage import Conflict, Expired, Storage, StoredSeat, StoredTable
+from .table import NEW_GAME, Seat, Table, TableError, hash_token
 
 __all__ = ["GameServer", "Limits", "TableHub", "create_server"]
 
@@ -99,6 +99,16 @@ MIN_BACKOFF: Final = 0.05
 """Seconds a table's automatic moves wait after its first failed write in a row."""
 MAX_BACKOFF: Final = 5.0
 """The longest wait: each failed write in a row doubles it up to this."""
+STANDBY: Final = 5.0
+"""Seconds a process waits, on top of the pace, before it moves the bots of a table
+another process moved last (if that one was killed, this one carries on)."""
+EXPIRED_ELSEWHERE: Final = "another server process gave it up"
+"""Why a table expired, as a process tells its people when another one decided it."""
+
+
+class NotStored(TableError):
+    """A move was not stored (the database failed, another process stored a move first,
+    or the table expired): the table is back as stored and the sender is told why."""
 
 
 @attrs.frozen
@@ -171,28 +181,56 @@ class TableHub(Hub):
         self.committed = table.version
         """How many journal entries are in the database."""
         self.finished = table.state.is_terminal
+        """Whether the database was told the game is over (:meth:`_store_finished`)."""
         self.watchers: set[WebSocket] = set()
         self.send_timeout = server.limits.send_timeout
         self.born = self.moved = time.monotonic()
         """When the table was served here, and when it last moved (:meth:`stale`)."""
         people = {s.number for s in table.seats if s.token_hash is not None}
-        self.joined = NEW_GAME in table.journal or any(
+        self._joined = NEW_GAME in table.journal or any(
             seat in people for seat, _ in table.state.history
         )
-        """Whether a person connected to a seat or moved (a table nobody joins expires);
-        a table read back from the database was joined if a person's move is in it."""
         self.away_since: dict[int, float] = dict.fromkeys(self.sockets, time.monotonic())
-        self._writing: asyncio.Future[None] | None = None
+        self._writing: asyncio.Future[str | None] | None = None
         """The journal write under way, if any (:meth:`commit`)."""
         self.backoff = 0.0
         """Seconds the automatic moves wait, on top of the pace, after a failed write."""
+        self.remote = False
+        """Whether the table's last change came from another process (:meth:`catch_up`,
+        a conflict): that process moves its bots, this one stands by (:meth:`_pause`)."""
+
+    @property
+    def joined(self) -> bool:
+        """Whether a person connected to a seat or moved (a table nobody joins expires);
+        a table read back from the database was joined if a person's move is in it.
+        Set to True, it is stored (:meth:`Storage.join`), so that no process expires a
+        table whose people joined through another one."""
+        return self._joined
+
+    @joined.setter
+    def joined(self, value: bool) -> None:
+        if value and not self._joined:
+            self.server.schedule(self._store_join())
+        self._joined = value
+
+    async def _store_join(self) -> None:
+        storage = self.server.storage
+        try:
+            if storage.local:
+                storage.join(self.table_id)
+            else:
+                await asyncio.to_thread(storage.join, self.table_id)
+        except Exception:  # the next person to connect stores it again
+            _log.exception("table %s: storing that a person joined failed", self.table_id)
+            self._joined = False
 
     def dropped(self, socket: WebSocket) -> None:
         super().dropped(socket)
         self.watchers.discard(socket)
 
     def stale(self, now: float, limits: Limits) -> str | None:
-        """Why the table should expire now, None if it should not."""
+        """Why the table should expire now, None if it should not (the database has the
+        last word, :meth:`GameServer.expire`)."""
         if self.finished:
             return None
         unjoined, idle = limits.expire_unjoined, limits.expire_idle
@@ -203,42 +241,70 @@ class TableHub(Hub):
         return None
 
     async def broadcast(self) -> None:
-        """Commit what is new, then send every socket its frame (never raises)."""
-        self.moved = time.monotonic()
-        await self.commit()
-        await self.send_frames()
+        """Commit what is new, then send every socket its frame.
 
-    async def commit(self) -> None:
+        Raises:
+            NotStored: if the move could not be stored; the table was read back from
+                the database first (the move is undone) and every socket was sent that.
+        """
+        self.moved = time.monotonic()
+        refusal = await self.commit()
+        await self.send_frames()
+        if refusal is not None:
+            raise NotStored(refusal)
+
+    async def commit(self) -> str | None:
         """Write the journal entries not yet stored, and whether the game is over; on a
         conflict (another process moved first) or a database error, read the table
-        back from the database.
+        back from the database.  Returns why the new entries were not stored, None
+        when they were.
 
         The work runs to its end even if the caller is cancelled (a socket's handler
-        when its client goes away): :attr:`committed` must count what is stored, and
-        the next commit starts after it.
+        when its client goes away), and the caller waits for it all the same, holding
+        the table's lock: :attr:`committed` must count what is stored, and nobody may
+        be shown the table while it holds a move that may yet fail.
         """
         self._writing = writing = asyncio.ensure_future(self._store(self._writing))
-        await asyncio.shield(writing)
+        cancelled = False
+        while True:
+            try:
+                refusal = await asyncio.shield(writing)
+                break
+            except asyncio.CancelledError:
+                if writing.cancelled():  # the loop itself is going away
+                    raise
+                cancelled = True
+        if cancelled:
+            raise asyncio.CancelledError
+        return refusal
 
-    async def _store(self, previous: asyncio.Future[None] | None) -> None:
+    async def _store(self, previous: asyncio.Future[str | None] | None) -> str | None:
         if previous is not None and not previous.done():
-            await previous  # the commit before this one, still under way
+            with contextlib.suppress(Exception):
+                await previous  # the commit before this one, still under way
         new = self.table.journal[self.committed :]
-        if new:
-            await self._write(new)
+        refusal = await self._write(new) if new else None
+        if refusal is None:
+            await self._store_finished()
+        return refusal
+
+    async def _store_finished(self) -> None:
+        """Store whether the game is over, once it changed (tried again at the next
+        commit if it fails: the lobby and the open tables' count read it)."""
         storage = self.server.storage
         finished = self.table.state.is_terminal
-        if finished != self.finished:
+        if finished == self.finished:
+            return
+        try:
+            if storage.local:
+                storage.set_finished(self.table_id, finished)
+            else:
+                await asyncio.to_thread(storage.set_finished, self.table_id, finished)
             self.finished = finished
-            try:
-                if storage.local:
-                    storage.set_finished(self.table_id, finished)
-                else:
-                    await asyncio.to_thread(storage.set_finished, self.table_id, finished)
-            except Exception:  # only the lobby's listing depends on it
-                _log.exception("table %s: storing that the game is over failed", self.table_id)
+        except Exception:
+            _log.exception("table %s: storing that the game is over failed", self.table_id)
 
-    async def _write(self, new: list[str]) -> None:
+    async def _write(self, new: list[str]) -> str | None:
         storage, writer = self.server.storage, self.server.writer
         try:
             if writer is not None:
@@ -247,10 +313,14 @@ class TableHub(Hub):
                 storage.append(self.table_id, self.committed, new)
             else:
                 await asyncio.to_thread(storage.append, self.table_id, self.committed, new)
-            self.committed += len(new)
-            self.backoff = 0.0
         except Conflict:
+            self.remote = True  # the process that stored first moves the bots
             await self.reload()
+            return "another server process stored a move of this table first: yours was not made"
+        except Expired:
+            await self.reload()
+            self.server.schedule(self.server.close_table(self, EXPIRED_ELSEWHERE))
+            return f"this table expired: {EXPIRED_ELSEWHERE}; the move was not made"
         except Exception:
             _log.exception("table %s: storing a move failed; reading it back", self.table_id)
             # The table read back may want the same automatic move again (a shuffle, a
@@ -258,21 +328,44 @@ class TableHub(Hub):
             # once, for ever, at full speed.
             self.backoff = min(max(2 * self.backoff, MIN_BACKOFF), MAX_BACKOFF)
             await self.reload()
+            return "the move could not be stored (the database failed): it was not made, try again"
+        self.committed += len(new)
+        self.backoff = 0.0
+        self.remote = False
+        return None
 
     def _pause(self) -> float:
-        """The pace of the automatic moves, plus the wait after a failed write."""
-        return super()._pause() + self.backoff
+        """The pace of the automatic moves, plus the wait after a failed write, plus
+        :data:`STANDBY` while another process moves this table's bots (this one steps
+        in only if that one stops, say it was killed)."""
+        return super()._pause() + self.backoff + (STANDBY if self.remote else 0.0)
 
     async def reload(self) -> None:
-        """Rebuild the table from the database (what it stored is the truth)."""
+        """Rebuild the table from the database (what it stored is the truth), with the
+        server's registered bots; if the database cannot be read, from the entries
+        this process stored (the ones after them are dropped: they failed)."""
+        storage, specs = self.server.storage, self.server.bots.registered
         try:
-            stored = await asyncio.to_thread(self.server.storage.table, self.table_id)
+            stored = await asyncio.to_thread(storage.table, self.table_id)
             assert stored is not None
-            journal = await asyncio.to_thread(self.server.storage.journal, self.table_id)
-            self.table = build_table(stored, journal)
-            self.committed = self.table.version
+            journal = await asyncio.to_thread(storage.journal, self.table_id)
+            self.table = build_table(stored, journal, specs)
         except Exception:
-            _log.exception("table %s: cannot be read back", self.table_id)
+            _log.exception("table %s: not read back; undoing what is not stored", self.table_id)
+            table = self.table
+            seats = [  # the seats as stored: a person's seat a bot took is replayed
+                Seat(
+                    s.number,
+                    "human" if s.token_hash is not None else s.kind,
+                    token_hash=s.token_hash,
+                    display=s.display,
+                )
+                for s in table.seats
+            ]
+            self.table = Table.restore(
+                seats, str(table.start.position), table.journal[: self.committed], specs=specs
+            )
+        self.committed = self.table.version
 
     async def send_frames(self) -> None:
         """Each seat's socket its own frame, each spectator the public one."""
@@ -283,17 +376,19 @@ class TableHub(Hub):
             for socket in list(self.watchers):
                 await self.send_state(socket, None, public, caught_up)
 
-    async def catch_up(self, version: int) -> None:
-        """Another process committed up to ``version``: read and replay the new rows."""
+    async def catch_up(self, version: int | None = None) -> None:
+        """Another process committed up to ``version`` (None: maybe, unknown how far):
+        read and replay the new rows; this process then stands by to move the bots."""
         async with self.lock:
-            if self.table.version >= version:
+            if version is not None and self.table.version >= version:
                 return
             try:
                 entries = await asyncio.to_thread(
                     self.server.storage.journal, self.table_id, self.table.version
                 )
-                self.moved = time.monotonic()
                 for entry in entries:  # a frame per entry, as for a move made here
+                    self.moved = time.monotonic()
+                    self.remote = True
                     seat = self.table.state.current_player
                     if seat is not None and self.table.seats[seat].is_human:
                         self.joined = True  # a person moved through another process
@@ -305,6 +400,7 @@ class TableHub(Hub):
                 await self.reload()
                 await self.send_frames()
             self.finished = self.table.state.is_terminal
+        self.kick()
 
     async def hand_over(self, now: float) -> bool:
         """Give the seat of a person away too long to a bot; True if one was."""
@@ -321,7 +417,10 @@ class TableHub(Hub):
                 return False
             self.table.hand_to_bot(seat, self.server.limits.away_bot)
             self.kick()  # before the broadcast's wait, as in Hub.handle
-            await self.broadcast()
+            try:
+                await self.broadcast()
+            except NotStored:  # read back as stored: the next round tries again
+                return False
         return True
 
     async def welcome_back(self, seat: int) -> None:
@@ -331,11 +430,15 @@ class TableHub(Hub):
         async with self.lock:
             if not self.table.seats[seat].is_human:
                 self.table.hand_back(seat)
-                await self.broadcast()
+                with contextlib.suppress(NotStored):  # the next connection tries again
+                    await self.broadcast()
 
     def summary(self) -> dict[str, Any]:
-        """The lobby's line for this table (public information only)."""
-        table, state = self.table, self.table.state
+        """The lobby's line for this table (public information only), as stored: a
+        move still being written is not in it."""
+        table = self.table
+        committed = min(self.committed, table.version)
+        state = table.state if committed == table.version else table.state_at(committed)
         turn = state.current_player
         return {
             "table": self.table_id,
@@ -359,7 +462,7 @@ class TableHub(Hub):
             "deal": state.deal_number,
             "scores": list(state.scores),
             "game_over": state.is_terminal,
-            "version": table.version,
+            "version": committed,
             "watch": f"/watch/{self.table_id}",
         }
 
@@ -539,7 +642,20 @@ class GameServer:
 
     async def _serve_stored(self, stored: StoredTable) -> TableHub | None:
         table = await asyncio.to_thread(self._build, stored)
-        return None if table is None else self.register(stored.id, table, stored.delay)
+        if table is None:
+            return None
+        served = stored.id in self.hubs
+        hub = self.register(stored.id, table, stored.delay)
+        if served:
+            return hub
+        hub.joined = hub.joined or stored.joined
+        if hub.finished != stored.finished:  # the write of a game's end had failed
+            hub.finished = stored.finished
+            await hub.commit()
+        if not self.storage.local:  # another process may be moving it: stand by
+            hub.remote = True
+            hub.kick()
+        return hub
 
     async def load(self) -> int:
         """Serve every unfinished stored table not served yet; returns how many."""
@@ -581,7 +697,7 @@ class GameServer:
             self._spawn(self.collector.run())
         for hub in self.hubs.values():
             hub.kick()
-        self.storage.listen(self._moved)
+        self.storage.listen(self._moved, self._changed, self._resync)
         if self.limits.away is not None:
             self._spawn(self._watch_away(self.limits.away))
         times = [t for t in (self.limits.expire_unjoined, self.limits.expire_idle) if t]
@@ -593,12 +709,52 @@ class GameServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def schedule(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run ``coroutine`` as a task of the server's loop, called from that loop or
+        from another thread (the listener); dropped if the server is not running."""
+        loop = self.loop
+        try:
+            here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if loop is None or loop.is_closed():
+            coroutine.close()
+        elif here is loop:
+            self._spawn(coroutine)
+        else:
+            try:
+                loop.call_soon_threadsafe(self._spawn, coroutine)
+            except RuntimeError:  # the loop closed while shutting down
+                coroutine.close()
+
     def _moved(self, table_id: int, version: int) -> None:
         """From the listening thread: another process committed a move of ``table_id``."""
-        loop = self.loop
-        if loop is not None and table_id in self.hubs:
-            with contextlib.suppress(RuntimeError):  # the loop closed while shutting down
-                loop.call_soon_threadsafe(self._spawn, self.hubs[table_id].catch_up(version))
+        hub = self.hubs.get(table_id)
+        if hub is not None:
+            self.schedule(hub.catch_up(version))
+
+    def _changed(self, table_id: int) -> None:
+        """From the listening thread: another process expired ``table_id``."""
+        if table_id in self.hubs:
+            self.schedule(self._refresh(table_id))
+
+    def _resync(self) -> None:
+        """From the listening thread, back after its connection was lost: what was
+        committed meanwhile was not heard of, so every served table is read again."""
+        for table_id in list(self.hubs):
+            self.schedule(self._refresh(table_id))
+
+    async def _refresh(self, table_id: int) -> None:
+        """Read table ``table_id`` again: close it if it expired, else catch up."""
+        hub = self.hubs.get(table_id)
+        if hub is None:
+            return
+        stored = await asyncio.to_thread(self.storage.table, table_id)
+        if stored is None or stored.expired:
+            await self.close_table(hub, EXPIRED_ELSEWHERE)
+        else:
+            hub.joined = hub.joined or stored.joined
+            await hub.catch_up()
 
     async def _watch_away(self, away: float) -> None:
         while True:
@@ -622,11 +778,36 @@ class GameServer:
                     except Exception:
                         _log.exception("table %s: expiring it failed", hub.table_id)
 
-    async def expire(self, hub: TableHub, why: str) -> None:
-        """Give up the table of ``hub``: mark it expired in the database, stop its bots,
-        tell its sockets why and close them, and serve it no more."""
+    async def expire(self, hub: TableHub, why: str) -> bool:
+        """Give up the table of ``hub`` if the database agrees that it is stale (what
+        every process stored: a person who joined or a move through another process
+        keeps it open), then :meth:`close_table`; True if it expired."""
+        limits, now = self.limits, time.time()
+        unjoined = limits.expire_unjoined
+        if hub.joined or unjoined is None or time.monotonic() - hub.born <= unjoined:
+            unjoined = None  # not why it is stale here: the idle time is
+        idle = limits.expire_idle if unjoined is None else None
         async with hub.lock:
-            await asyncio.to_thread(self.storage.expire, hub.table_id)
+            expired = await asyncio.to_thread(
+                self.storage.expire,
+                hub.table_id,
+                unjoined_before=None if unjoined is None else now - unjoined,
+                idle_before=None if idle is None else now - idle,
+            )
+        if not expired:  # the database knows better: a person joined, or a move
+            _log.info("table %s is not stale in the database: kept", hub.table_id)
+            hub.moved = time.monotonic()
+            await self._refresh(hub.table_id)
+            return False
+        await self.close_table(hub, why)
+        return True
+
+    async def close_table(self, hub: TableHub, why: str) -> None:
+        """Serve the expired table of ``hub`` no more: stop its bots, tell its sockets
+        why and close them (4410)."""
+        async with hub.lock:
+            if self.hubs.get(hub.table_id) is not hub:
+                return  # closed already
             _log.info("table %s expired: %s", hub.table_id, why)
             if hub.runner is not None:
                 hub.runner.cancel()

@@ -26,6 +26,7 @@ import attrs
 __all__ = [
     "SCHEMA_VERSION",
     "Conflict",
+    "Expired",
     "Group",
     "Storage",
     "StoredSeat",
@@ -33,13 +34,18 @@ __all__ = [
     "append_each",
 ]
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 """The schema this code writes; older databases are migrated on open, newer refused."""
 
 
 class Conflict(Exception):
     """A journal row with this sequence number exists already: another server process
     moved the table first, so this one must read the table again."""
+
+
+class Expired(Exception):
+    """The table is expired in the database (whichever process expired it): no row is
+    written to it any more, so no process keeps a game going that the others gave up."""
 
 
 @attrs.frozen
@@ -66,6 +72,8 @@ class StoredTable:
     finished: bool = False
     expired: bool = False
     """Whether the server gave the table up: nobody joined it, or nobody moved for long."""
+    joined: bool = False
+    """Whether a person connected to a seat, through any process (:meth:`Storage.join`)."""
 
 
 Group: TypeAlias = tuple[int, int, Sequence[str]]
@@ -116,13 +124,15 @@ class Storage(Protocol):
 
         Raises:
             Conflict: if row ``seq`` exists already (nothing is written).
+            Expired: if the table is expired (nothing is written).
         """
         ...
 
     def append_many(self, groups: Sequence[Group]) -> list[Exception | None]:
         """:meth:`append` for each ``(table_id, seq, entries)`` group, in as few
         transactions as the backend can; per group, None or what its append raised
-        (:class:`Conflict`), and a group that fails never loses another one."""
+        (:class:`Conflict`, :class:`Expired`), and a group that fails never loses
+        another one."""
         ...
 
     def journal(self, table_id: int, since: int = 0) -> list[str]:
@@ -133,8 +143,28 @@ class Storage(Protocol):
         """Mark whether the table's game is over (the lobby lists open tables)."""
         ...
 
-    def expire(self, table_id: int) -> None:
-        """Mark the table expired: it is no longer served, listed or counted open."""
+    def expire(
+        self,
+        table_id: int,
+        *,
+        unjoined_before: float | None = None,
+        idle_before: float | None = None,
+    ) -> bool:
+        """Mark the table expired, so that it is no longer served, listed or counted
+        open, and tell the other processes (if the backend can); True if it is expired
+        now (by this call or before).
+
+        The database decides, in one statement, from what every process stored: with
+        ``unjoined_before`` (a :func:`time.time`) only a table no person joined
+        (:meth:`join`) and created before it, with ``idle_before`` only one whose last
+        journal row (or creation) is older; otherwise the table stays open and the
+        answer is False.
+        """
+        ...
+
+    def join(self, table_id: int) -> None:
+        """Mark that a person connected to a seat of the table (it no longer expires
+        as unjoined, whichever process decides)."""
         ...
 
     def count_tables(self, *, unfinished: bool = True) -> int:
@@ -142,9 +172,17 @@ class Storage(Protocol):
         nor expired)."""
         ...
 
-    def listen(self, callback: Callable[[int, int], None]) -> None:
+    def listen(
+        self,
+        callback: Callable[[int, int], None],
+        changed: Callable[[int], None] | None = None,
+        resync: Callable[[], None] | None = None,
+    ) -> None:
         """Call ``callback(table_id, version)`` (from another thread) whenever another
-        process appends to a table; a no-op for a backend of one process."""
+        process appends to a table, ``changed(table_id)`` when one expires a table,
+        and ``resync()`` after the listening connection was lost and is back (what
+        was committed meanwhile was not heard of: read the served tables again); a
+        no-op for a backend of one process."""
         ...
 
     def close(self) -> None:
