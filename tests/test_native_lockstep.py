@@ -206,7 +206,7 @@ def probe_shuffle(state: GameState, game: Any, rng: random.Random) -> None:
         game.shuffle(order)
     with pytest.raises((IllegalActionError, ValueError)):
         state.apply(Shuffle([CARDS[i] for i in order]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not an action of this phase"):
         game.apply(PLAY_BASE)
     with pytest.raises(IllegalActionError):
         state.apply(PlayCard(DECK[0]))
@@ -244,7 +244,8 @@ def play_in_lockstep(native: ModuleType, rules: Rules, n: int, seed: int, quota:
             assert (game.hand_masks, game.current_player, game.stock, game.trick) == (
                 before.hand_masks, before.current_player, before.stock, before.trick,
             )  # fmt: skip
-            assert not game.is_legal(bad) and all(game.is_legal(i) for i in ids[:3])
+            assert not game.is_legal(bad)
+            assert all(game.is_legal(i) for i in ids[:3])
             decisions += 1
             if decisions % PROBE_EVERY == 0:
                 assert python_refuses(state, bad), f"the reference took the illegal id {bad}"
@@ -361,7 +362,8 @@ def test_the_native_game_refuses_bad_actions_and_stays_usable() -> None:
     ]:  # fmt: skip
         with pytest.raises(error):
             native.random_playouts(*args)
-    assert game.playout(7) > 0 and (game.is_terminal or game.deal_number > 500)
+    assert game.playout(7) > 0
+    assert game.is_terminal or game.deal_number > 500
 
 
 def test_random_calls_never_crash_the_native_game() -> None:
