@@ -12,6 +12,8 @@
  * a source tree is refused by bohmisch_watten._cores rather than trusted. */
 #define BW_NATIVE_ABI 1
 
+int bw_add_game(PyObject *module); /* py_game.c: the Game type and random_playouts */
+
 static PyMethodDef native_methods[] = {
     {NULL, NULL, 0, NULL},
 };
@@ -31,6 +33,10 @@ PyMODINIT_FUNC PyInit__native(void) {
         return NULL;
     }
     if (PyModule_AddIntConstant(module, "ABI", BW_NATIVE_ABI) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (bw_add_game(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }
