@@ -14,8 +14,10 @@ from the network through the bots, so hostile arguments must raise ``TypeError``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -277,3 +279,25 @@ def test_solve_masks_checks_through_the_public_name() -> None:
         solver.solve_masks([0b11111, 0b11111], [], [0, 0], 0, player=0)
     with pytest.raises(TypeError, match="folded"):
         solver.solve_masks([0b11111, 0b11111 << 8], [], [0, 0], 0, player=0, folded=[0, 0])
+
+
+def test_no_references_leak() -> None:
+    """Valid and refused calls alike leave no object behind (reference counts)."""
+    assert NATIVE is not None
+    calls = [list((GOOD | change).values()) for change, _, _ in HOSTILE] + [list(GOOD.values())]
+
+    def run_all() -> None:
+        for call in calls:
+            with contextlib.suppress(TypeError, ValueError):
+                NATIVE.solve_masks(*call)
+
+    def counts() -> list[int]:  # of the lists given (None, bools and small ints are shared)
+        return [sys.getrefcount(a) for call in calls for a in call if isinstance(a, list)]
+
+    run_all()
+    before = counts()
+    blocks = sys.getallocatedblocks()
+    for _ in range(300):
+        run_all()
+    assert sys.getallocatedblocks() - blocks < 100  # 300 x 42 calls: a leak shows
+    assert counts() == before
