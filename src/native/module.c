@@ -8,6 +8,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "solver.h" /* solver.c: the exact solver, solve_masks */
+
 /* Bumped whenever the module's functions change meaning, so that a stale build left in
  * a source tree is refused by bohmisch_watten._cores rather than trusted. */
 #define BW_NATIVE_ABI 1
@@ -30,6 +32,10 @@ static struct PyModuleDef native_module = {
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *module = PyModule_Create(&native_module);
     if (module == NULL) {
+        return NULL;
+    }
+    if (bw_solver_register(module) < 0) {
+        Py_DECREF(module);
         return NULL;
     }
     if (PyModule_AddIntConstant(module, "ABI", BW_NATIVE_ABI) < 0) {
