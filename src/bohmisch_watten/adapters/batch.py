@@ -164,7 +164,7 @@ class BatchGames:
                 "only (use the Python environments for other bots)"
             )
         self._core = NATIVE.Batch(
-            _native_start(game.start), count, kinds, mode == "deal", game.max_deals, _NEUMAIER
+            _native_start(game.start), count, kinds, game.deal_mode, game.max_deals, _NEUMAIER
         )
         n = game.start.num_players
         self.num_games = count
@@ -206,6 +206,7 @@ class BatchGames:
 
         ``seed``: game ``i`` draws from ``random.Random(seed + i)``; a list gives each
         game's seed (None: its generator drawn on, or a fresh one the first time).
+        A game not started yet is started by the next :meth:`step` (its id ignored).
         Returns :attr:`observations` and :attr:`action_masks`.
 
         Raises:
@@ -225,8 +226,6 @@ class BatchGames:
         else:
             raise TypeError(f"seed must be an int, a list of seeds or None, got {type(seed).__name__}")
         which = np.ones(n, np.bool_)
-        if mask is not None and not self._started:
-            raise ValueError("mask: the first reset starts every game (pass no mask)")
         if mask is not None:
             which = np.asarray(mask)
             if which.dtype != np.bool_:
