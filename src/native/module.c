@@ -15,6 +15,7 @@
 #define BW_NATIVE_ABI 1
 
 int bw_add_game(PyObject *module); /* py_game.c: the Game type and random_playouts */
+int bw_add_batch(PyObject *module); /* py_batch.c: the Batch type and heuristic_action */
 
 static PyMethodDef native_methods[] = {
     {NULL, NULL, 0, NULL},
@@ -42,7 +43,7 @@ PyMODINIT_FUNC PyInit__native(void) {
         Py_DECREF(module);
         return NULL;
     }
-    if (bw_add_game(module) < 0) {
+    if (bw_add_game(module) < 0 || bw_add_batch(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

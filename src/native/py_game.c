@@ -740,3 +740,14 @@ int bw_add_game(PyObject *module) {
     }
     return PyModule_AddFunctions(module, game_functions);
 }
+
+/* For the other types of the module (py_batch.c): the game a Game object holds, copied
+ * into out; -1 with a TypeError naming the argument for anything else. */
+int bw_game_of(PyObject *object, const char *name, bw_game *out) {
+    if (!PyObject_TypeCheck(object, &GameType)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a Game, got %.50s", name, Py_TYPE(object)->tp_name);
+        return -1;
+    }
+    *out = ((GameObject *)object)->game;
+    return 0;
+}
