@@ -39,7 +39,32 @@ from bohmisch_watten import _cores, solver
 from bohmisch_watten.phases import Phase
 
 ROUNDS = 10
-GETTERS = ["phase", "current_player", "dealer", "deal_number", "num_players", "pack", "hand_masks", "discards", "stock", "trump", "took_trump", "folded", "prev_folded", "exchanged", "cut", "trick", "played_tricks", "tricks_won", "scores", "winners", "losers", "play_mask", "is_terminal", "is_chance_node"]
+GETTERS = [
+    "phase",
+    "current_player",
+    "dealer",
+    "deal_number",
+    "num_players",
+    "pack",
+    "hand_masks",
+    "discards",
+    "stock",
+    "trump",
+    "took_trump",
+    "folded",
+    "prev_folded",
+    "exchanged",
+    "cut",
+    "trick",
+    "played_tricks",
+    "tricks_won",
+    "scores",
+    "winners",
+    "losers",
+    "play_mask",
+    "is_terminal",
+    "is_chance_node",
+]
 
 
 def _rss_kib() -> int:
