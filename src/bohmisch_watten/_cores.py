@@ -40,11 +40,16 @@ class CoreInfo:
         name: ``"native"`` or ``"python"``.
         reason: one line for people (``--version`` prints it).
         path: the compiled module's file, or ``None`` for the Python core.
+        module: the compiled module itself, or ``None``: how the package's own
+            applications (the batched environments, the bots) reach it.  Its functions
+            are the core's internals, checked and tested but not a stable API; use the
+            library's names, which pick the core for you.
     """
 
     name: str
     reason: str
     path: str | None = None
+    module: ModuleType | None = attrs.field(default=None, repr=False, eq=False)
 
     def __bool__(self) -> bool:
         return self.name == "native"
@@ -63,7 +68,7 @@ def _load() -> tuple[ModuleType | None, CoreInfo]:
             "python", "pure-Python core: the compiled core is a stale build, rebuild it"
         )
     path = getattr(module, "__file__", None)
-    return module, CoreInfo("native", "compiled core", path)
+    return module, CoreInfo("native", "compiled core", path, module)
 
 
 _CHOICE: Final = _load()

@@ -54,7 +54,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from .._cores import NATIVE
+from .. import native_core
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..rules import Overshoot, Rules, Schleck
 from ..state import GameState
@@ -62,6 +62,9 @@ from ._config import count_argument
 from ._seat_game import SeatGame
 
 __all__ = ["BatchGames", "native_seat_kinds"]
+
+NATIVE: Final = native_core.module
+"""The compiled core, or None: the games run in C when it is built."""
 
 _DEFAULT_RULES: Final = Rules()
 _SCHLECK: Final = {Schleck.ALTERNATE: 0, Schleck.CUTTER_ONLY: 1, Schleck.NONE: 2}

@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from .._cores import NATIVE
+from .. import native_core
 from ..encoding import num_action_ids, observation_size
 from ..rules import Rules
 from ._config import count_argument
@@ -67,6 +67,9 @@ with needs_extra(__name__, "gymnasium"):
     from gymnasium.vector.utils import batch_space
 
 __all__ = ["WattenVectorEnv"]
+
+NATIVE: Final = native_core.module
+"""The compiled core, or None: the games run in C when it is built."""
 
 _DEFAULT_RULES: Final = Rules()
 
