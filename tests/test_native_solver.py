@@ -274,6 +274,25 @@ def test_the_valid_call_and_the_argument_count() -> None:
         NATIVE.solve_masks(*list(GOOD.values())[:10])
 
 
+class _Index:
+    """An int-like object (as numpy's integers): ``__index__`` only."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_int_like_arguments_are_read_as_ints() -> None:
+    assert NATIVE is not None
+    call = list(GOOD.values())
+    expected = NATIVE.solve_masks(*call)
+    call[0] = [_Index(mask) for mask in call[0]]
+    call[4] = _Index(0)
+    assert NATIVE.solve_masks(*call) == expected
+
+
 def test_solve_masks_checks_through_the_public_name() -> None:
     """The public function passes its arguments to the checks of the C search."""
     with pytest.raises(ValueError, match="two hands"):

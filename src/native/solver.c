@@ -848,16 +848,20 @@ static int reply_cards(Reply *r, const uint64_t *hands, const Trick *trick, cons
 
 /* ------------------------------------------------------------------ arguments */
 
-/* An int (not a bool) in [low, high]: 0, or -1 with TypeError / ValueError set. */
+/* An int (or an object with __index__, as numpy's; not a bool) in [low, high]: 0, or -1
+ * with TypeError / ValueError set. */
 static int read_int(const char *call, PyObject *object, const char *name, long long low,
                     long long high, long long *out) {
-    if (!PyLong_Check(object) || PyBool_Check(object)) {
+    if (!PyIndex_Check(object) || PyBool_Check(object)) {
         PyErr_Format(PyExc_TypeError, "%s: %s must be an int, got %.50s", call, name,
                      Py_TYPE(object)->tp_name);
         return -1;
     }
+    PyObject *index = PyNumber_Index(object);
+    if (!index) return -1;
     int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(object, &overflow);
+    long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
     if (v == -1 && PyErr_Occurred()) return -1;
     if (overflow || v < low || v > high) {
         PyErr_Format(PyExc_ValueError, "%s: %s must be from %lld to %lld, got %R", call, name,
