@@ -26,6 +26,7 @@ import pytest
 
 from bohmisch_watten import Fold, GameState, Phase, Position, Rules, new_game, solver
 from bohmisch_watten._cores import ENVIRONMENT_VARIABLE, NATIVE
+from bohmisch_watten.bots import expert
 from bohmisch_watten.cards import SUIT_OF
 from bohmisch_watten.solver import NodeLimitReached, point_table, solve
 
@@ -273,6 +274,25 @@ def test_the_valid_call_and_the_argument_count() -> None:
         NATIVE.solve_masks(*list(GOOD.values())[:10])
 
 
+class _Index:
+    """An int-like object (as numpy's integers): ``__index__`` only."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_int_like_arguments_are_read_as_ints() -> None:
+    assert NATIVE is not None
+    call = list(GOOD.values())
+    expected = NATIVE.solve_masks(*call)
+    call[0] = [_Index(mask) for mask in call[0]]
+    call[4] = _Index(0)
+    assert NATIVE.solve_masks(*call) == expected
+
+
 def test_solve_masks_checks_through_the_public_name() -> None:
     """The public function passes its arguments to the checks of the C search."""
     with pytest.raises(ValueError, match="two hands"):
@@ -301,3 +321,50 @@ def test_no_references_leak() -> None:
         run_all()
     assert sys.getallocatedblocks() - blocks < 100  # 300 x 42 calls: a leak shows
     assert counts() == before
+
+
+# ------------------------------------------------------------------ the expert's best reply
+
+
+@pytest.mark.parametrize(("players", "pack"), TABLES)
+def test_the_best_reply_equals_the_python_one(players: int, pack: int) -> None:
+    """``best_reply(_cards)`` in C give the expert's ``_respond(_cards)`` values, by points
+    and by the race model (a callable asked for every end of the deal, R28-R34)."""
+    assert NATIVE is not None
+    rng = random.Random(players * 31 + pack)
+    compared = 0
+    for state in _positions(players, pack, 700 + players + pack, 80):
+        player = state.current_player
+        assert player is not None
+        active = [seat for seat, out in enumerate(state.folded) if not out]
+        me = player if rng.random() < 0.6 else rng.choice(active)
+        judge = expert._Judge(state.scores, me, state.rules, race=rng.random() < 0.5)
+        table = expert._Table(state, judge)
+        leaf = table.leaf if table.values is None else table.values
+        facts = (state.hand_masks, state.trick_plays, state.tricks_won, table.trump, player)
+        rules = (me, state.rules.must_head, state.folded, leaf)
+        if me == player:
+            expected = expert._respond_cards(*facts[:3], me, table, {})
+            assert NATIVE.best_reply_cards(*facts, *rules) == expected, state.to_json()
+        if not state.trick_plays:
+            expected_value = expert._respond(*facts[:3], player, me, table, {})
+            assert NATIVE.best_reply(*facts, *rules) == expected_value, state.to_json()
+        compared += 1
+    assert compared == 80
+
+
+def test_the_best_reply_refuses_hostile_arguments() -> None:
+    assert NATIVE is not None
+    values = (0.0, -1.0, -2.0, -3.0, -4.0, -5.0)
+    with pytest.raises(TypeError, match="leaf"):
+        NATIVE.best_reply(*list(GOOD.values())[:8], (0, 1, 2, 3, 4, 5))
+    with pytest.raises(ValueError, match="leaf"):
+        NATIVE.best_reply(*list(GOOD.values())[:8], values[:3])
+    with pytest.raises(ValueError, match="five tricks"):
+        NATIVE.best_reply([0b111, 0b111 << 8], [], [0, 0], 0, 0, 0, True, [False] * 2, values)
+    with pytest.raises(ValueError, match="player to act"):
+        NATIVE.best_reply_cards(*list(GOOD.values())[:5], 1, True, [False] * 2, values)
+    with pytest.raises(ZeroDivisionError):  # the callable's own error comes through
+        NATIVE.best_reply(*list(GOOD.values())[:8], lambda won: 1 / 0)
+    with pytest.raises(TypeError, match="9"):
+        NATIVE.best_reply(*list(GOOD.values())[:8])

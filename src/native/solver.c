@@ -152,8 +152,9 @@ static int classes(uint64_t legal, uint64_t inplay, int trump, int *cards, int *
 /* One remembered node: the hands and seat to lead, and ``tag`` (the paranoid probe's
  * ``want`` set, 0 for its bounds; the selfish search's tricks taken so far). */
 typedef struct {
-    uint64_t hands[SEATS];
+    uint64_t hands[SEATS + 1]; /* the best reply's key adds a word for the trick */
     uint64_t hash;
+    double score;   /* the best reply's value */
     uint32_t tag;
     uint32_t value; /* a probe's answer, or a packed max^n line */
     int8_t lo, hi;  /* the bounds on the mover's remaining tricks */
@@ -657,23 +658,213 @@ static int node_values(Search *s, Root *root, uint64_t *legal_out, int64_t *valu
     return 0;
 }
 
+/* ------------------------------------------------------------------ the best reply */
+
+/* The expert's best reply (``_respond`` and ``_respond_cards`` in bots/expert.py): the
+ * best value ``me`` reaches against seats that all play the heuristic's card
+ * (``heuristic_play`` in bots/inference.py, R24-R27), a search in which only ``me``
+ * branches.  Its values are floats from the expert's judge: six of them by the tricks
+ * ``me`` takes, or a Python callable given the tricks of every seat at the end of the
+ * deal (the race model), asked once per distinct end and remembered.  The values equal
+ * the Python search's (tests/test_native_solver.py); the expert does not call it yet, as
+ * bots may import only public names and none reaches the compiled core. */
+
+typedef struct {
+    Search base; /* n, active, trump, must_head, next; ``mover`` is ``me`` */
+    int by_points;
+    double values[TRICKS + 1];
+    PyObject *leaf;
+    Table ends; /* the callable's answers, by the packed tricks of every seat */
+} Reply;
+
+enum { PY_ERROR = -3 };
+
+static const uint64_t ACES = (UINT64_C(1) << 7) | (UINT64_C(1) << 15) | (UINT64_C(1) << 23) |
+                             (UINT64_C(1) << 31); /* of the 32-card deck */
+
+/* The heuristic's card order (``_power`` in bots/inference.py). */
+static int power(int trump, int card) {
+    if (card == 2 * 8 + 6) return 302;
+    if (card == 3 * 8 + 0) return 301;
+    if (card == 0 * 8 + 0) return 300;
+    return (suit_of(card) == trump ? 200 : 100) + rank_of(card);
+}
+
+/* The first card of ``mask`` in card order with the least (or the most) power. */
+static int by_power(uint64_t mask, int trump, int most) {
+    int best = lowest(mask);
+    for (uint64_t rest = mask & (mask - 1); rest; rest &= rest - 1) {
+        int card = lowest(rest), p = power(trump, card), q = power(trump, best);
+        if (most ? p > q : p < q) best = card;
+    }
+    return best;
+}
+
+/* The card the heuristic picks from ``legal`` (``heuristic_play``). */
+static int heuristic_play(uint64_t legal, const Trick *trick, int trump) {
+    if (!trick->len) {
+        uint64_t trumps = legal & TRUMPS[trump];
+        if (trumps) {
+            int top = by_power(trumps, trump, 1), count = popcount(trumps);
+            if (count >= 3 || (count >= 2 && power(trump, top) >= 300)) return top;
+        }
+        uint64_t plain = legal & ~TRUMPS[trump];
+        if (plain & ACES) return lowest(plain & ACES);
+        return by_power(plain ? plain : legal, trump, 0);
+    }
+    int led = EFFECTIVE[trump][trick->card[0]];
+    uint64_t winners = legal & BEATS[trump][led][trick->card[best_index(trick, trump)]];
+    return by_power(winners ? winners : legal, trump, 0);
+}
+
+static int deal_over(const Reply *r, const uint8_t *won) {
+    int total = 0;
+    for (int i = 0; i < r->base.n; i++) total += won[i];
+    return total == TRICKS;
+}
+
+/* The value of a finished deal (``_Table.leaf``): 0, or PY_ERROR / NO_MEMORY. */
+static int reply_leaf(Reply *r, const uint8_t *won, double *out) {
+    if (r->by_points) {
+        *out = r->values[won[r->base.mover]];
+        return 0;
+    }
+    int fresh = 0, n = r->base.n;
+    uint32_t tag = pack_line(won, n);
+    static const uint64_t none[1] = {0}; /* the key is the tag alone */
+    long at = table_find(&r->ends, none, 0, 0, tag, 0, &fresh);
+    if (at >= 0) {
+        *out = r->ends.entries[at].score;
+        return 0;
+    }
+    PyObject *tricks = PyTuple_New(n);
+    if (!tricks) return PY_ERROR;
+    for (int i = 0; i < n; i++) {
+        PyObject *count = PyLong_FromLong(won[i]);
+        if (!count) {
+            Py_DECREF(tricks);
+            return PY_ERROR;
+        }
+        PyTuple_SET_ITEM(tricks, i, count);
+    }
+    PyObject *result = PyObject_CallOneArg(r->leaf, tricks);
+    Py_DECREF(tricks);
+    if (!result) return PY_ERROR;
+    double v = PyFloat_AsDouble(result);
+    Py_DECREF(result);
+    if (v == -1.0 && PyErr_Occurred()) return PY_ERROR;
+    at = table_find(&r->ends, none, 0, 0, tag, 1, &fresh);
+    if (at < 0) return NO_MEMORY;
+    r->ends.entries[at].score = v;
+    *out = v;
+    return 0;
+}
+
+static int reply_cards(Reply *r, const uint64_t *hands, const Trick *trick, const uint8_t *won,
+                       uint64_t *legal_out, double *values);
+
+/* ``_respond``: the others play the heuristic's cards up to ``me``'s turn, who then
+ * takes the best of his cards.  0, or an error code. */
+static int reply(Reply *r, const uint64_t *given, const Trick *given_trick, const uint8_t *given_won,
+                 int player, double *out) {
+    const Search *s = &r->base;
+    const int me = s->mover, trump = s->trump;
+    uint64_t hands[SEATS + 1] = {0};
+    uint8_t won[SEATS];
+    memcpy(hands, given, SEATS * sizeof(uint64_t));
+    memcpy(won, given_won, SEATS);
+    Trick trick = *given_trick;
+    while (player != me) {
+        uint64_t hand = hands[player];
+        uint64_t legal = trick.len ? legal_mask(hand, &trick, trump, s->must_head) : hand;
+        int card = heuristic_play(legal, &trick, trump);
+        hands[player] = hand ^ (UINT64_C(1) << card);
+        push(&trick, player, card);
+        if (trick.len == s->active) {
+            player = winner(&trick, trump);
+            won[player]++;
+            trick.len = 0;
+            if (deal_over(r, won)) return reply_leaf(r, won, out);
+        } else {
+            player = s->next[player];
+        }
+    }
+    /* The key: the hands, the trick's cards in order (its seats follow from ``me``) and
+     * the tricks of every seat. */
+    uint64_t cards = (uint64_t)trick.len;
+    for (int i = 0; i < trick.len; i++) cards |= (uint64_t)trick.card[i] << (3 + 6 * i);
+    hands[s->n] = cards;
+    int fresh = 0;
+    uint32_t tag = pack_line(won, s->n);
+    Table *memo = &r->base.table;
+    long at = table_find(memo, hands, s->n + 1, me, tag, 0, &fresh);
+    if (at >= 0) {
+        *out = memo->entries[at].score;
+        return 0;
+    }
+    double values[CARDS], best = -1e9;
+    uint64_t legal;
+    int status = reply_cards(r, hands, &trick, won, &legal, values);
+    if (status < 0) return status;
+    for (uint64_t rest = legal; rest; rest &= rest - 1)
+        if (values[lowest(rest)] > best) best = values[lowest(rest)];
+    at = table_find(memo, hands, s->n + 1, me, tag, 1, &fresh);
+    if (at < 0) return NO_MEMORY;
+    memo->entries[at].score = best;
+    *out = best;
+    return 0;
+}
+
+/* ``_respond_cards``: per legal card of ``me`` (to act), the value of the reply after it. */
+static int reply_cards(Reply *r, const uint64_t *hands, const Trick *trick, const uint8_t *won,
+                       uint64_t *legal_out, double *values) {
+    const Search *s = &r->base;
+    const int me = s->mover, trump = s->trump;
+    uint64_t hand = hands[me];
+    uint64_t legal = trick->len ? legal_mask(hand, trick, trump, s->must_head) : hand;
+    *legal_out = legal;
+    for (uint64_t rest = legal; rest; rest &= rest - 1) {
+        int card = lowest(rest), status;
+        uint64_t after[SEATS + 1] = {0};
+        memcpy(after, hands, SEATS * sizeof(uint64_t));
+        after[me] = hand ^ (UINT64_C(1) << card);
+        Trick plays = *trick;
+        push(&plays, me, card);
+        if (plays.len == s->active) {
+            int taker = winner(&plays, trump);
+            uint8_t score[SEATS];
+            memcpy(score, won, SEATS);
+            score[taker]++;
+            Trick none = {.len = 0};
+            status = deal_over(r, score) ? reply_leaf(r, score, &values[card])
+                                         : reply(r, after, &none, score, taker, &values[card]);
+        } else {
+            status = reply(r, after, &plays, won, s->next[me], &values[card]);
+        }
+        if (status < 0) return status;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ arguments */
 
-static const char CALL[] = "solve_masks";
-
-/* An int (not a bool) in [low, high]: 0, or -1 with TypeError / ValueError set. */
-static int read_int(PyObject *object, const char *name, long long low, long long high,
-                    long long *out) {
-    if (!PyLong_Check(object) || PyBool_Check(object)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, got %.50s", CALL, name,
+/* An int (or an object with __index__, as numpy's; not a bool) in [low, high]: 0, or -1
+ * with TypeError / ValueError set. */
+static int read_int(const char *call, PyObject *object, const char *name, long long low,
+                    long long high, long long *out) {
+    if (!PyIndex_Check(object) || PyBool_Check(object)) {
+        PyErr_Format(PyExc_TypeError, "%s: %s must be an int, got %.50s", call, name,
                      Py_TYPE(object)->tp_name);
         return -1;
     }
+    PyObject *index = PyNumber_Index(object);
+    if (!index) return -1;
     int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(object, &overflow);
+    long long v = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
     if (v == -1 && PyErr_Occurred()) return -1;
     if (overflow || v < low || v > high) {
-        PyErr_Format(PyExc_ValueError, "%s: %s must be from %lld to %lld, got %R", CALL, name,
+        PyErr_Format(PyExc_ValueError, "%s: %s must be from %lld to %lld, got %R", call, name,
                      low, high, object);
         return -1;
     }
@@ -681,9 +872,9 @@ static int read_int(PyObject *object, const char *name, long long low, long long
     return 0;
 }
 
-static int read_bool(PyObject *object, const char *name, int *out) {
+static int read_bool(const char *call, PyObject *object, const char *name, int *out) {
     if (!PyBool_Check(object)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a bool, got %.50s", CALL, name,
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a bool, got %.50s", call, name,
                      Py_TYPE(object)->tp_name);
         return -1;
     }
@@ -692,15 +883,16 @@ static int read_bool(PyObject *object, const char *name, int *out) {
 }
 
 /* A list or tuple (a str is no sequence of seats here) as a fast sequence, or NULL. */
-static PyObject *read_sequence(PyObject *object, const char *name, Py_ssize_t length) {
+static PyObject *read_sequence(const char *call, PyObject *object, const char *name,
+                               Py_ssize_t length) {
     if (PyUnicode_Check(object) || PyBytes_Check(object) || !PySequence_Check(object)) {
-        PyErr_Format(PyExc_TypeError, "%s: %s must be a sequence, got %.50s", CALL, name,
+        PyErr_Format(PyExc_TypeError, "%s: %s must be a sequence, got %.50s", call, name,
                      Py_TYPE(object)->tp_name);
         return NULL;
     }
     PyObject *fast = PySequence_Fast(object, name);
     if (fast && length >= 0 && PySequence_Fast_GET_SIZE(fast) != length) {
-        PyErr_Format(PyExc_ValueError, "%s: %s must have %zd entries, got %zd", CALL, name,
+        PyErr_Format(PyExc_ValueError, "%s: %s must have %zd entries, got %zd", call, name,
                      length, PySequence_Fast_GET_SIZE(fast));
         Py_DECREF(fast);
         return NULL;
@@ -708,52 +900,55 @@ static PyObject *read_sequence(PyObject *object, const char *name, Py_ssize_t le
     return fast;
 }
 
-static int bad(const char *message) {
-    PyErr_Format(PyExc_ValueError, "%s: %s", CALL, message);
+static int bad(const char *call, const char *message) {
+    PyErr_Format(PyExc_ValueError, "%s: %s", call, message);
     return -1;
 }
 
-/* Reads every argument into ``s`` and ``root`` and checks that they describe a
- * reachable position of the PLAY phase (R1, R11, R21, R24-R26): no card twice, a
- * trick played in seat order by seats in play, the player next, the hands of the
- * same size (one fewer for a seat that has played to the trick), at most five tricks
- * in all (a test may start a deal with fewer cards).  This is what keeps the search
- * inside its arrays. */
-static int read_arguments(PyObject *const *args, Search *s, Root *root) {
+/* Reads the position (the first eight arguments of both searches: hands, trick,
+ * tricks_won, trump, player, mover, must_head, folded) into ``s`` and ``root`` and
+ * checks that it is one of the PLAY phase (R1, R11, R21, R24-R26): no card twice, a
+ * trick played in seat order by seats in play, the player next, the hands in play of
+ * the same size (one fewer for a seat that has played to the trick), at most five
+ * tricks in all (a test may start a deal with fewer cards), exactly five if ``whole``.
+ * This is what keeps the searches inside their arrays. */
+static int read_position(const char *call, PyObject *const *args, int whole, Search *s,
+                         Root *root) {
     PyObject *fast;
     long long v;
     memset(s, 0, sizeof(*s));
     memset(root, 0, sizeof(*root));
-    if (!(fast = read_sequence(args[0], "hands", -1))) return -1;
+    if (!(fast = read_sequence(call, args[0], "hands", -1))) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     if (n < 2 || n > SEATS) {
         Py_DECREF(fast);
-        return bad("hands must hold one mask per seat, 2 to 7 seats (R1)");
+        return bad(call, "hands must hold one mask per seat, 2 to 7 seats (R1)");
     }
     s->n = (int)n;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (read_int(PySequence_Fast_GET_ITEM(fast, i), "each hand", 0, (long long)HAND_BITS,
-                     &v) < 0) {
+        if (read_int(call, PySequence_Fast_GET_ITEM(fast, i), "each hand", 0,
+                     (long long)HAND_BITS, &v) < 0) {
             Py_DECREF(fast);
             return -1;
         }
         root->hands[i] = (uint64_t)v;
     }
     Py_DECREF(fast);
-    if (!(fast = read_sequence(args[1], "trick", -1))) return -1;
+    if (!(fast = read_sequence(call, args[1], "trick", -1))) return -1;
     Py_ssize_t length = PySequence_Fast_GET_SIZE(fast);
     if (length >= n) {
         Py_DECREF(fast);
-        return bad("trick must hold fewer plays than seats");
+        return bad(call, "trick must hold fewer plays than seats");
     }
     for (Py_ssize_t i = 0; i < length; i++) {
-        PyObject *pair = read_sequence(PySequence_Fast_GET_ITEM(fast, i), "each play of trick", 2);
+        PyObject *pair =
+            read_sequence(call, PySequence_Fast_GET_ITEM(fast, i), "each play of trick", 2);
         long long seat, card;
         int failed = !pair ||
-                     read_int(PySequence_Fast_GET_ITEM(pair, 0), "a play's seat", 0, n - 1,
+                     read_int(call, PySequence_Fast_GET_ITEM(pair, 0), "a play's seat", 0, n - 1,
                               &seat) < 0 ||
-                     read_int(PySequence_Fast_GET_ITEM(pair, 1), "a play's card", 0, CARDS - 1,
-                              &card) < 0;
+                     read_int(call, PySequence_Fast_GET_ITEM(pair, 1), "a play's card", 0,
+                              CARDS - 1, &card) < 0;
         Py_XDECREF(pair);
         if (failed) {
             Py_DECREF(fast);
@@ -762,42 +957,93 @@ static int read_arguments(PyObject *const *args, Search *s, Root *root) {
         push(&root->trick, (int)seat, (int)card);
     }
     Py_DECREF(fast);
-    if (!(fast = read_sequence(args[2], "tricks_won", n))) return -1;
+    if (!(fast = read_sequence(call, args[2], "tricks_won", n))) return -1;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (read_int(PySequence_Fast_GET_ITEM(fast, i), "each of tricks_won", 0, TRICKS, &v) <
-            0) {
+        if (read_int(call, PySequence_Fast_GET_ITEM(fast, i), "each of tricks_won", 0, TRICKS,
+                     &v) < 0) {
             Py_DECREF(fast);
             return -1;
         }
         root->won[i] = (uint8_t)v;
     }
     Py_DECREF(fast);
-    if (read_int(args[3], "trump", 0, 3, &v) < 0) return -1;
+    if (read_int(call, args[3], "trump", 0, 3, &v) < 0) return -1;
     s->trump = (int)v;
-    if (read_int(args[4], "player", 0, n - 1, &v) < 0) return -1;
+    if (read_int(call, args[4], "player", 0, n - 1, &v) < 0) return -1;
     root->player = (int)v;
-    if (read_int(args[5], "mover", 0, n - 1, &v) < 0) return -1;
+    if (read_int(call, args[5], "mover", 0, n - 1, &v) < 0) return -1;
     s->mover = (int)v;
-    if (read_bool(args[6], "must_head", &s->must_head) < 0) return -1;
+    if (read_bool(call, args[6], "must_head", &s->must_head) < 0) return -1;
     int folded[SEATS];
-    if (!(fast = read_sequence(args[7], "folded", n))) return -1;
+    if (!(fast = read_sequence(call, args[7], "folded", n))) return -1;
     for (Py_ssize_t i = 0; i < n; i++)
-        if (read_bool(PySequence_Fast_GET_ITEM(fast, i), "each of folded", &folded[i]) < 0) {
+        if (read_bool(call, PySequence_Fast_GET_ITEM(fast, i), "each of folded", &folded[i]) <
+            0) {
             Py_DECREF(fast);
             return -1;
         }
     Py_DECREF(fast);
-    if (!(fast = read_sequence(args[8], "points", n))) return -1;
+
+    for (int i = 0; i < s->n; i++)
+        if (folded[i]) root->hands[i] = 0; /* a folded seat's hand is ignored (R21) */
+    for (int i = 0; i < s->n; i++) {
+        int after = (i + 1) % s->n;
+        while (folded[after] && after != i) after = (after + 1) % s->n;
+        s->next[i] = after;
+        s->active += !folded[i];
+    }
+    if (s->active < 2) return bad(call, "at least two seats must be in play (R21)");
+    if (folded[root->player]) return bad(call, "player must be a seat in play");
+    uint64_t seen = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (seen & root->hands[i]) return bad(call, "a card is in two hands");
+        seen |= root->hands[i];
+        if (folded[i] && root->won[i]) return bad(call, "a folded seat takes no tricks (R21)");
+    }
+    const Trick *trick = &root->trick;
+    int played[SEATS] = {0};
+    for (int i = 0; i < trick->len; i++) {
+        int seat = trick->seat[i];
+        if (seen >> trick->card[i] & 1) return bad(call, "a card of trick is also in a hand");
+        seen |= UINT64_C(1) << trick->card[i];
+        if (folded[seat]) return bad(call, "a folded seat played to trick (R21)");
+        if (i > 0 && seat != s->next[trick->seat[i - 1]])
+            return bad(call, "trick must be played in seat order (R24)");
+        played[seat] = 1;
+    }
+    if (trick->len && root->player != s->next[trick->seat[trick->len - 1]])
+        return bad(call, "player must be the seat after the last play of trick (R24)");
+    int left = popcount(root->hands[root->player]);
+    if (left < 1 || left > TRICKS) return bad(call, "player must hold one to five cards (R11)");
+    int taken = 0;
+    for (int i = 0; i < s->n; i++) {
+        taken += root->won[i];
+        if (!folded[i] && popcount(root->hands[i]) != left - played[i])
+            return bad(call, "the hands in play must hold the cards the tricks leave (R11, R24)");
+    }
+    if (taken + left > TRICKS || (whole && taken + left != TRICKS))
+        return bad(call, whole ? "tricks_won and the cards in hand must make five tricks (R11)"
+                               : "tricks_won and the cards in hand must add up to at most five"
+                                 " tricks (R11)");
+    return 0;
+}
+
+/* The solver's own arguments: points, others, max_nodes. */
+static int read_search(const char *call, PyObject *const *args, Search *s, Root *root) {
+    PyObject *fast;
+    long long v;
+    Py_ssize_t n = s->n;
+    if (!(fast = read_sequence(call, args[0], "points", n))) return -1;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *row = read_sequence(PySequence_Fast_GET_ITEM(fast, i), "each row of points",
-                                      TRICKS + 1);
+        PyObject *row = read_sequence(call, PySequence_Fast_GET_ITEM(fast, i),
+                                      "each row of points", TRICKS + 1);
         if (!row) {
             Py_DECREF(fast);
             return -1;
         }
         for (int t = 0; t <= TRICKS; t++) {
-            if (read_int(PySequence_Fast_GET_ITEM(row, t), "each point value", -POINT_LIMIT,
-                         POINT_LIMIT, &v) < 0) {
+            if (read_int(call, PySequence_Fast_GET_ITEM(row, t), "each point value",
+                         -POINT_LIMIT, POINT_LIMIT, &v) < 0) {
                 Py_DECREF(row);
                 Py_DECREF(fast);
                 return -1;
@@ -807,85 +1053,62 @@ static int read_arguments(PyObject *const *args, Search *s, Root *root) {
         Py_DECREF(row);
     }
     Py_DECREF(fast);
-    if (!PyUnicode_Check(args[9])) {
-        PyErr_Format(PyExc_TypeError, "%s: others must be a str, got %.50s", CALL,
-                     Py_TYPE(args[9])->tp_name);
+    if (!PyUnicode_Check(args[1])) {
+        PyErr_Format(PyExc_TypeError, "%s: others must be a str, got %.50s", call,
+                     Py_TYPE(args[1])->tp_name);
         return -1;
     }
-    if (PyUnicode_CompareWithASCIIString(args[9], "paranoid") == 0)
+    if (PyUnicode_CompareWithASCIIString(args[1], "paranoid") == 0)
         root->paranoid = 1;
-    else if (PyUnicode_CompareWithASCIIString(args[9], "selfish") != 0)
-        return bad("others must be one of paranoid, selfish");
-    if (args[10] == Py_None) {
-        s->limited = 0;
-    } else {
-        if (!PyLong_Check(args[10]) || PyBool_Check(args[10])) {
+    else if (PyUnicode_CompareWithASCIIString(args[1], "selfish") != 0)
+        return bad(call, "others must be one of paranoid, selfish");
+    if (args[2] != Py_None) {
+        if (!PyLong_Check(args[2]) || PyBool_Check(args[2])) {
             PyErr_Format(PyExc_TypeError, "%s: max_nodes must be an int or None, got %.50s",
-                         CALL, Py_TYPE(args[10])->tp_name);
+                         call, Py_TYPE(args[2])->tp_name);
             return -1;
         }
         int overflow = 0;
-        long long budget = PyLong_AsLongLongAndOverflow(args[10], &overflow);
+        long long budget = PyLong_AsLongLongAndOverflow(args[2], &overflow);
         if (budget == -1 && PyErr_Occurred()) return -1;
         /* As in solver.py: a negative budget gives up at the first trick started; one
          * beyond int64 never runs out. */
         s->limited = overflow <= 0;
         s->budget = overflow < 0 ? -1 : budget;
     }
-
-    /* The position. */
-    for (int i = 0; i < s->n; i++)
-        if (folded[i]) root->hands[i] = 0; /* a folded seat's hand is ignored (R21) */
-    for (int i = 0; i < s->n; i++) {
-        int after = (i + 1) % s->n;
-        while (folded[after] && after != i) after = (after + 1) % s->n;
-        s->next[i] = after;
-        s->active += !folded[i];
-    }
-    if (s->active < 2) return bad("at least two seats must be in play (R21)");
-    if (folded[root->player]) return bad("player must be a seat in play");
-    uint64_t seen = 0;
-    for (int i = 0; i < s->n; i++) {
-        if (seen & root->hands[i]) return bad("a card is in two hands");
-        seen |= root->hands[i];
-        if (folded[i] && root->won[i]) return bad("a folded seat takes no tricks (R21)");
-    }
-    const Trick *trick = &root->trick;
-    int played[SEATS] = {0};
-    for (int i = 0; i < trick->len; i++) {
-        int seat = trick->seat[i];
-        if (seen >> trick->card[i] & 1) return bad("a card of trick is also in a hand");
-        seen |= UINT64_C(1) << trick->card[i];
-        if (folded[seat]) return bad("a folded seat played to trick (R21)");
-        if (i > 0 && seat != s->next[trick->seat[i - 1]])
-            return bad("trick must be played in seat order (R24)");
-        played[seat] = 1;
-    }
-    if (trick->len && root->player != s->next[trick->seat[trick->len - 1]])
-        return bad("player must be the seat after the last play of trick (R24)");
-    int left = popcount(root->hands[root->player]);
-    if (left < 1 || left > TRICKS) return bad("player must hold one to five cards (R11)");
-    int taken = 0;
-    for (int i = 0; i < s->n; i++) {
-        taken += root->won[i];
-        if (!folded[i] && popcount(root->hands[i]) != left - played[i])
-            return bad("the hands in play must hold the cards the tricks leave (R11, R24)");
-    }
-    if (taken + left > TRICKS)
-        return bad("tricks_won and the cards in hand must add up to at most five tricks (R11)");
     return 0;
+}
+
+static PyObject *values_dict(uint64_t legal, const int64_t *ints, const double *floats) {
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    for (uint64_t rest = legal; rest; rest &= rest - 1) {
+        int card = lowest(rest);
+        PyObject *key = PyLong_FromLong(card);
+        PyObject *v = ints ? PyLong_FromLongLong(ints[card]) : PyFloat_FromDouble(floats[card]);
+        int failed = !key || !v || PyDict_SetItem(out, key, v) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(v);
+        if (failed) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
 }
 
 /* solve_masks(hands, trick, tricks_won, trump, player, mover, must_head, folded,
  *             points, others, max_nodes) -> {card: points} or None at the node limit */
 static PyObject *native_solve_masks(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    static const char call[] = "solve_masks";
     if (nargs != 11) {
-        PyErr_Format(PyExc_TypeError, "%s takes 11 positional arguments, got %zd", CALL, nargs);
+        PyErr_Format(PyExc_TypeError, "%s takes 11 positional arguments, got %zd", call, nargs);
         return NULL;
     }
     Search s;
     Root root;
-    if (read_arguments(args, &s, &root) < 0) return NULL;
+    if (read_position(call, args, 0, &s, &root) < 0 || read_search(call, args + 8, &s, &root) < 0)
+        return NULL;
     if (table_init(&s.table) < 0) {
         table_free(&s.table);
         return PyErr_NoMemory();
@@ -899,20 +1122,73 @@ static PyObject *native_solve_masks(PyObject *self, PyObject *const *args, Py_ss
     table_free(&s.table);
     if (status == LIMIT) Py_RETURN_NONE;
     if (status == NO_MEMORY) return PyErr_NoMemory();
-    PyObject *out = PyDict_New();
-    if (!out) return NULL;
-    for (uint64_t rest = legal; rest; rest &= rest - 1) {
-        int card = lowest(rest);
-        PyObject *key = PyLong_FromLong(card), *v = PyLong_FromLongLong(values[card]);
-        int failed = !key || !v || PyDict_SetItem(out, key, v) < 0;
-        Py_XDECREF(key);
-        Py_XDECREF(v);
-        if (failed) {
-            Py_DECREF(out);
-            return NULL;
-        }
+    return values_dict(legal, values, NULL);
+}
+
+/* The best reply's leaf argument: six floats by ``me``'s tricks, or a callable. */
+static int read_leaf(const char *call, PyObject *leaf, Reply *r) {
+    if (PyCallable_Check(leaf)) {
+        r->leaf = leaf;
+        return 0;
     }
-    return out;
+    PyObject *fast = read_sequence(call, leaf, "leaf", TRICKS + 1);
+    if (!fast) return -1;
+    for (int t = 0; t <= TRICKS; t++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, t);
+        if (!PyFloat_Check(item)) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_TypeError, "%s: leaf must be a callable or six floats, got %.50s",
+                         call, Py_TYPE(item)->tp_name);
+            return -1;
+        }
+        r->values[t] = PyFloat_AS_DOUBLE(item);
+    }
+    Py_DECREF(fast);
+    r->by_points = 1;
+    return 0;
+}
+
+/* best_reply(hands, trick, tricks_won, trump, player, me, must_head, folded, leaf)
+ * -> the value (``_respond``); best_reply_cards(..., player = me, ...) -> {card: value}
+ * per legal card of ``me`` (``_respond_cards``). */
+static PyObject *best_reply(const char *call, int cards, PyObject *const *args,
+                            Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_Format(PyExc_TypeError, "%s takes 9 positional arguments, got %zd", call, nargs);
+        return NULL;
+    }
+    Reply r;
+    Root root;
+    memset(&r, 0, sizeof(r));
+    if (read_position(call, args, 1, &r.base, &root) < 0 || read_leaf(call, args[8], &r) < 0)
+        return NULL;
+    if (cards && root.player != r.base.mover) {
+        bad(call, "mover (me) must be the player to act");
+        return NULL;
+    }
+    if (table_init(&r.base.table) < 0 || table_init(&r.ends) < 0) {
+        table_free(&r.base.table);
+        table_free(&r.ends);
+        return PyErr_NoMemory();
+    }
+    double values[CARDS], value = 0;
+    uint64_t legal = 0;
+    int status = cards ? reply_cards(&r, root.hands, &root.trick, root.won, &legal, values)
+                       : reply(&r, root.hands, &root.trick, root.won, root.player, &value);
+    table_free(&r.base.table);
+    table_free(&r.ends);
+    if (status == PY_ERROR) return NULL;
+    if (status == NO_MEMORY) return PyErr_NoMemory();
+    return cards ? values_dict(legal, NULL, values) : PyFloat_FromDouble(value);
+}
+
+static PyObject *native_best_reply(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return best_reply("best_reply", 0, args, nargs);
+}
+
+static PyObject *native_best_reply_cards(PyObject *self, PyObject *const *args,
+                                         Py_ssize_t nargs) {
+    return best_reply("best_reply_cards", 1, args, nargs);
 }
 
 static PyMethodDef solver_methods[] = {
@@ -922,6 +1198,16 @@ static PyMethodDef solver_methods[] = {
      "The exact solver of bohmisch_watten.solver.solve_masks, every argument given and"
      " checked: {card index: points of the mover}, or None when the search would start"
      " more than max_nodes tricks."},
+    {"best_reply", (PyCFunction)(void (*)(void))native_best_reply, METH_FASTCALL,
+     "best_reply(hands, trick, tricks_won, trump, player, me, must_head, folded, leaf)\n--\n\n"
+     "The expert's best reply against the heuristic's cards (_respond in bots/expert.py):"
+     " the value me reaches.  leaf is six floats by me's tricks, or a callable given every"
+     " seat's tricks at the end of the deal."},
+    {"best_reply_cards", (PyCFunction)(void (*)(void))native_best_reply_cards, METH_FASTCALL,
+     "best_reply_cards(hands, trick, tricks_won, trump, player, me, must_head, folded, leaf)"
+     "\n--\n\n"
+     "best_reply per legal card of me, the player to act (_respond_cards in bots/expert.py):"
+     " {card index: value}."},
     {NULL, NULL, 0, NULL},
 };
 
