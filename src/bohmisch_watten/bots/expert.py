@@ -43,10 +43,11 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
 import attrs
 
+from .. import native_core
 from ..actions import Action, Fold, PlayCard
 from ..cards import SUIT_OF, bits
 from ..phases import Phase
@@ -512,14 +513,7 @@ class ExpertBot:
         out = []
         replies: dict[int, float] = {}
         if weight:
-            replies = _respond_cards(
-                world.hand_masks,
-                world.trick_plays,
-                world.tricks_won,
-                me,
-                _Table(world, judge),
-                {},
-            )
+            replies = _reply_cards(world, me, _Table(world, judge))
         for action in candidates:
             assert isinstance(action, PlayCard)
             if found is None:
@@ -568,8 +562,7 @@ class ExpertBot:
                     out.append(-best / _SCALE)
                     continue
             # A folded seat only watches: the others' cards are the heuristic's.
-            table = _Table(state, judge)
-            out.append(_respond(state.hand_masks, (), state.tricks_won, player, me, table, {}))
+            out.append(_reply(state, player, me, _Table(state, judge)))
         return out
 
 
@@ -739,6 +732,53 @@ def _utility(points: int, score: int, rules: Rules) -> float:
     if reached_goal(score + points, rules):
         value += GAME_BONUS
     return value
+
+
+_NATIVE: Final[Any] = native_core.module
+"""The compiled core (``best_reply``, ``best_reply_cards`` in src/native/solver.c, the C
+twins of :func:`_respond` and :func:`_respond_cards`, tested equal value for value), or
+``None``: then the Python search below, the reference, answers."""
+
+
+def _native_leaf(game: _Table) -> object:
+    """The leaf the C best reply takes: six values by ``me``'s tricks, or the callable."""
+    return game.leaf if game.values is None else game.values
+
+
+def _reply(state: GameState, player: int, me: int, game: _Table) -> float:
+    """:func:`_respond` from the start of a trick of ``state``, in C when it is built."""
+    if _NATIVE is None:
+        return _respond(state.hand_masks, (), state.tricks_won, player, me, game, {})
+    value: float = _NATIVE.best_reply(
+        state.hand_masks,
+        (),
+        state.tricks_won,
+        game.trump,
+        player,
+        me,
+        game.must_head,
+        game.folded,
+        _native_leaf(game),
+    )
+    return value
+
+
+def _reply_cards(state: GameState, me: int, game: _Table) -> dict[int, float]:
+    """:func:`_respond_cards` of ``me``, the seat to act in ``state``, in C when built."""
+    if _NATIVE is None:
+        return _respond_cards(state.hand_masks, state.trick_plays, state.tricks_won, me, game, {})
+    values: dict[int, float] = _NATIVE.best_reply_cards(
+        state.hand_masks,
+        state.trick_plays,
+        state.tricks_won,
+        game.trump,
+        me,
+        me,
+        game.must_head,
+        game.folded,
+        _native_leaf(game),
+    )
+    return values
 
 
 def _respond(
