@@ -18,6 +18,7 @@
  */
 #include "solver.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1191,6 +1192,119 @@ static PyObject *native_best_reply_cards(PyObject *self, PyObject *const *args,
     return best_reply("best_reply_cards", 1, args, nargs);
 }
 
+/* ------------------------------------------------------------------ the opponent model */
+
+/* play_evidence(hands, history, me, trump, must_head, hit, miss) -> (log, hands)
+ *
+ * The card-play term of ``log_likelihood`` in bots/inference.py, the same float
+ * operations in the same order (so the same bits): the tricks of ``history`` walked
+ * backwards, each card put back into its seat's hand, every play of a seat other than
+ * ``me`` with more than one legal card adding ``hit`` when it is the heuristic's card
+ * (R24-R27) and ``miss - log(k - 1)`` when not.  Returns the sum and the hands as they
+ * were dealt into the play (what the exchange term reads next). */
+static PyObject *native_play_evidence(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    static const char call[] = "play_evidence";
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError, "%s takes 7 positional arguments, got %zd", call, nargs);
+        return NULL;
+    }
+    uint64_t hands[SEATS];
+    long long v, me, trump;
+    int must_head;
+    PyObject *fast = read_sequence(call, args[0], "hands", -1);
+    if (!fast) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n < 2 || n > SEATS) {
+        Py_DECREF(fast);
+        bad(call, "hands must hold one mask per seat, 2 to 7 seats (R1)");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (read_int(call, PySequence_Fast_GET_ITEM(fast, i), "each hand", 0,
+                     (long long)HAND_BITS, &v) < 0) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        hands[i] = (uint64_t)v;
+    }
+    Py_DECREF(fast);
+    if (read_int(call, args[2], "me", 0, n - 1, &me) < 0 ||
+        read_int(call, args[3], "trump", 0, 3, &trump) < 0 ||
+        read_bool(call, args[4], "must_head", &must_head) < 0)
+        return NULL;
+    if (!PyFloat_Check(args[5]) || !PyFloat_Check(args[6])) {
+        PyErr_Format(PyExc_TypeError, "%s: hit and miss must be floats", call);
+        return NULL;
+    }
+    double hit = PyFloat_AS_DOUBLE(args[5]), miss = PyFloat_AS_DOUBLE(args[6]);
+    Trick tricks[TRICKS];
+    PyObject *history = read_sequence(call, args[1], "history", -1);
+    if (!history) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(history);
+    if (count > TRICKS) {
+        Py_DECREF(history);
+        bad(call, "history must hold at most five tricks (R11)");
+        return NULL;
+    }
+    for (Py_ssize_t t = 0; t < count; t++) {
+        PyObject *plays = read_sequence(call, PySequence_Fast_GET_ITEM(history, t), "a trick", -1);
+        if (!plays) {
+            Py_DECREF(history);
+            return NULL;
+        }
+        Py_ssize_t length = PySequence_Fast_GET_SIZE(plays);
+        int failed = length > n && bad(call, "a trick must hold at most one play per seat");
+        tricks[t].len = 0;
+        for (Py_ssize_t i = 0; i < length && !failed; i++) {
+            PyObject *pair =
+                read_sequence(call, PySequence_Fast_GET_ITEM(plays, i), "each play", 2);
+            long long seat, card;
+            failed = !pair ||
+                     read_int(call, PySequence_Fast_GET_ITEM(pair, 0), "a play's seat", 0, n - 1,
+                              &seat) < 0 ||
+                     read_int(call, PySequence_Fast_GET_ITEM(pair, 1), "a play's card", 0,
+                              CARDS - 1, &card) < 0;
+            Py_XDECREF(pair);
+            if (!failed) push(&tricks[t], (int)seat, (int)card);
+        }
+        Py_DECREF(plays);
+        if (failed) {
+            Py_DECREF(history);
+            return NULL;
+        }
+    }
+    Py_DECREF(history);
+    double out = 0.0;
+    for (Py_ssize_t t = count - 1; t >= 0; t--) { /* hands grow back to what each held */
+        Trick *plays = &tricks[t];
+        for (int i = plays->len - 1; i >= 0; i--) {
+            int seat = plays->seat[i], card = plays->card[i];
+            hands[seat] |= UINT64_C(1) << card;
+            if (seat == me) continue;
+            Trick prefix = *plays;
+            prefix.len = i;
+            uint64_t legal = i ? legal_mask(hands[seat], &prefix, (int)trump, must_head)
+                               : hands[seat];
+            int k = popcount(legal);
+            if (k > 1)
+                out += heuristic_play(legal, &prefix, (int)trump) == card
+                           ? hit
+                           : miss - log((double)(k - 1));
+        }
+    }
+    PyObject *grown = PyTuple_New(n);
+    if (!grown) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *mask = PyLong_FromUnsignedLongLong(hands[i]);
+        if (!mask) {
+            Py_DECREF(grown);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(grown, i, mask);
+    }
+    return Py_BuildValue("(dN)", out, grown);
+}
+
 static PyMethodDef solver_methods[] = {
     {"solve_masks", (PyCFunction)(void (*)(void))native_solve_masks, METH_FASTCALL,
      "solve_masks(hands, trick, tricks_won, trump, player, mover, must_head, folded, points,"
@@ -1208,6 +1322,10 @@ static PyMethodDef solver_methods[] = {
      "\n--\n\n"
      "best_reply per legal card of me, the player to act (_respond_cards in bots/expert.py):"
      " {card index: value}."},
+    {"play_evidence", (PyCFunction)(void (*)(void))native_play_evidence, METH_FASTCALL,
+     "play_evidence(hands, history, me, trump, must_head, hit, miss)\n--\n\n"
+     "The card-play term of the opponent model's log_likelihood (bots/inference.py):"
+     " (log, the hands before the tricks of history)."},
     {NULL, NULL, 0, NULL},
 };
 

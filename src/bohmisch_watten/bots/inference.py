@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from .. import native_core
 from ..actions import Shuffle
 from ..cards import CARDS, DECK, MAXI, SUIT_OF, Card, Suit, bits
 from ..seats import right_of, seat_order
@@ -241,24 +243,24 @@ def _drawn(world: GameState) -> list[int]:
     return out
 
 
-def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> float:
-    """Log-probability, under ``model``, of the opponents' decisions of this deal in ``world``.
+def _play_evidence_python(
+    dealt: tuple[int, ...],
+    history: list[Plays],
+    me: int,
+    trump: int,
+    must_head: bool,
+    hit: float,
+    miss: float,
+) -> tuple[float, Sequence[int]]:
+    """The card-play term of :func:`log_likelihood` and the hands before ``history``.
 
-    Up to a constant that is the same for every world of ``view``.
+    The tricks are walked backwards, each card put back into its seat's hand; every
+    play of another seat with more than one legal card is the heuristic's (``hit``) or
+    one of the ``k - 1`` others (``miss - log(k - 1)``, R24-R27).  ``dealt`` are the
+    world's hands now.
     """
-    n, me = view.num_players, view.player
-    trump_card = view.trump_index
-    if trump_card < 0:
-        return 0.0  # the ritual: nothing has been decided that depends on hidden cards
-    trump = SUIT_OF[trump_card]
-    must_head = view.rules.must_head
-    hands = list(world.hand_masks)
-    history: list[Plays] = [plays for plays, _ in view.played_tricks]
-    if view.trick_plays:
-        history.append(view.trick_plays)
+    hands = list(dealt)
     out = 0.0
-    noise = model.play_noise
-    logs = [[(math.log(1.0 - noise), math.log(noise))] * 2] * n
     for plays in reversed(history):  # hands grow back to what each seat held then
         for i in range(len(plays) - 1, -1, -1):
             seat, card = plays[i]
@@ -271,9 +273,37 @@ def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> 
             )
             k = legal.bit_count()
             if k > 1:
-                hit, miss = logs[seat][i > 0]
                 chosen = heuristic_play(legal, prefix, trump)
                 out += hit if chosen == card else miss - math.log(k - 1)
+    return out, hands
+
+
+_play_evidence: Final[Callable[..., tuple[float, Sequence[int]]]] = getattr(
+    native_core.module, "play_evidence", _play_evidence_python
+)
+""":func:`_play_evidence_python`, or its C twin (``play_evidence`` in src/native/solver.c:
+the same float operations in the same order, so the same value to the bit) when the
+compiled core is built."""
+
+
+def log_likelihood(view: PlayerView, world: GameState, model: OpponentModel) -> float:
+    """Log-probability, under ``model``, of the opponents' decisions of this deal in ``world``.
+
+    Up to a constant that is the same for every world of ``view``.
+    """
+    n, me = view.num_players, view.player
+    trump_card = view.trump_index
+    if trump_card < 0:
+        return 0.0  # the ritual: nothing has been decided that depends on hidden cards
+    trump = SUIT_OF[trump_card]
+    must_head = view.rules.must_head
+    history: list[Plays] = [plays for plays, _ in view.played_tricks]
+    if view.trick_plays:
+        history.append(view.trick_plays)
+    noise = model.play_noise
+    out, hands = _play_evidence(
+        world.hand_masks, history, me, trump, must_head, math.log(1.0 - noise), math.log(noise)
+    )
     discards = world.deal_fields.discards
     took_bit = 1 << trump_card if view.trump_card_taken else 0
     drawn_by: list[int] | None = None
