@@ -31,6 +31,7 @@ HOOKS = (
     (expert, "_NATIVE", None),
     (solver, "_NATIVE_SOLVE", None),
     (inference, "_play_evidence", inference._play_evidence_python),
+    (inference, "_exchange_term", inference._exchange_term_python),
 )
 """Every compiled hook the expert's decision goes through, and its Python setting."""
 
@@ -60,6 +61,7 @@ def test_the_expert_uses_the_compiled_core() -> None:
     assert callable(NATIVE.best_reply)
     assert callable(NATIVE.best_reply_cards)
     assert inference._play_evidence is NATIVE.play_evidence
+    assert inference._exchange_term is NATIVE.exchange_evidence
 
 
 @pytest.mark.parametrize(("players", "pack"), [(2, 32), (3, 36), (4, 32), (5, 36), (7, 36)])
@@ -96,6 +98,77 @@ def test_the_play_evidence_is_the_python_one_to_the_bit(players: int, pack: int)
                 assert list(hands) == list(expected_hands)
                 compared += 1
     assert compared > 100
+
+
+def _exchange_arguments(rng: random.Random) -> tuple[object, ...]:
+    """Random arguments of the exchange term: any hand of either pack (R6), discards
+    from it, every limit of R19-R20, fold and trump card flags, model settings."""
+    pack = rng.choice((32, 36))
+    trump_card = rng.randrange(pack)
+    cards = rng.sample([c for c in range(pack) if c != trump_card], rng.randint(0, 5))
+    dealt = sum(1 << c for c in cards)
+    discards = sum(1 << c for c in cards if rng.random() < 0.4)
+    trump = int(inference.SUIT_OF[trump_card])
+    dealer = rng.random() < 0.3
+    return (
+        dealt,
+        discards,
+        inference._VALUE[trump],
+        inference._TOTAL[trump],
+        trump_card,
+        rng.randint(0, 3),
+        rng.random() < 0.5,
+        rng.random() < 0.2,
+        rng.randint(0, 3) if dealer else -1,
+        dealer and rng.random() < 0.5,
+        rng.choice((0.0, -1.3, rng.uniform(-3, 3))),
+        rng.choice((0.3, rng.uniform(0.05, 2))),
+        rng.choice((0.1, rng.uniform(0.02, 2))),
+    )
+
+
+def test_the_exchange_evidence_is_the_python_one_to_the_bit() -> None:
+    """``exchange_evidence`` in C returns the Python term's float exactly (``==``) on
+    20 000 random arguments, and raises the same error where Python's ``math.exp``
+    overflows (a temperature far too small)."""
+    assert NATIVE is not None
+    rng = random.Random(58)
+    for _ in range(20_000):
+        args = _exchange_arguments(rng)
+        assert NATIVE.exchange_evidence(*args) == inference._exchange_term_python(*args), args
+    args = list(_exchange_arguments(random.Random(1)))
+    args[6], args[7], args[10], args[11] = True, False, 500.0, 1e-3
+    with pytest.raises(OverflowError):
+        inference._exchange_term_python(*args)
+    with pytest.raises(OverflowError):
+        NATIVE.exchange_evidence(*args)
+
+
+def test_the_exchange_evidence_refuses_hostile_arguments() -> None:
+    assert NATIVE is not None
+    good = list(_exchange_arguments(random.Random(3)))
+    NATIVE.exchange_evidence(*good)
+    for index, bad, error in [
+        (0, -1, ValueError),
+        (0, 1 << 36, ValueError),
+        (0, 10**30, ValueError),
+        (1, 1.0, TypeError),
+        (2, (0.5,) * 35, TypeError),
+        (2, (1,) * 36, TypeError),
+        (3, 1, TypeError),
+        (4, 36, ValueError),
+        (5, -1, ValueError),
+        (5, 9, ValueError),
+        (6, 1, TypeError),
+        (8, -2, ValueError),
+        (12, None, TypeError),
+    ]:
+        call = list(good)
+        call[index] = bad
+        with pytest.raises(error):
+            NATIVE.exchange_evidence(*call)
+    with pytest.raises(TypeError, match="13"):
+        NATIVE.exchange_evidence(*good[:12])
 
 
 def test_the_play_evidence_refuses_hostile_arguments() -> None:

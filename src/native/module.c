@@ -16,6 +16,7 @@
 
 int bw_add_game(PyObject *module); /* py_game.c: the Game type and random_playouts */
 int bw_add_batch(PyObject *module); /* py_batch.c: the Batch type and heuristic_action */
+int bw_add_evidence(PyObject *module); /* evidence.c: the opponent model's exchange term */
 
 static PyMethodDef native_methods[] = {
     {NULL, NULL, 0, NULL},
@@ -43,7 +44,7 @@ PyMODINIT_FUNC PyInit__native(void) {
         Py_DECREF(module);
         return NULL;
     }
-    if (bw_add_game(module) < 0 || bw_add_batch(module) < 0) {
+    if (bw_add_game(module) < 0 || bw_add_batch(module) < 0 || bw_add_evidence(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

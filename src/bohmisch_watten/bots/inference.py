@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
 import attrs
@@ -162,38 +162,90 @@ def _exchange_log_p(
         return 0.0  # R20: an empty stock left the empty exchange only (seven players)
     trump_card = view.trump_index
     trump = SUIT_OF[trump_card]
-    value = _VALUE[trump]
+    dealer = seat == view.dealer
+    return _exchange_term(
+        dealt,
+        discards,
+        _VALUE[trump],
+        _TOTAL[trump],
+        trump_card,
+        min(STOCK_LIMIT, stock),  # the most a seat other than the dealer draws (R20)
+        may_fold,
+        folded,
+        min(view.rules.dealer_stock_limit, stock) if dealer else -1,  # R19
+        dealer and view.trump_card_taken,
+        model.fold_bias,
+        model.fold_temperature,
+        model.exchange_temperature,
+    )
+
+
+def _total(xs: Iterable[float]) -> float:
+    """The floats added left to right, as the C twin adds them (``sum`` compensates its
+    rounding from Python 3.12 on, which no plain C loop reproduces to the bit)."""
+    out = 0.0
+    for x in xs:
+        out += x
+    return out
+
+
+def _exchange_term_python(
+    dealt: int,
+    discards: int,
+    value: tuple[float, ...],
+    total: float,
+    trump_card: int,
+    limit: int,
+    may_fold: bool,
+    folded: bool,
+    dealer_limit: int,
+    took: bool,
+    fold_bias: float,
+    fold_temperature: float,
+    exchange_temperature: float,
+) -> float:
+    """Log-probability of a seat's fold or exchange from ``dealt`` (R18–R21).
+
+    ``value`` and ``total`` are :data:`_VALUE` and :data:`_TOTAL` of the trump suit,
+    ``limit`` the cards the seat may draw, ``dealer_limit`` the dealer's (R19), or -1
+    for another seat, ``took`` whether the dealer took the trump card.
+    """
     cards = bits(dealt)
     seen = [c for c in (*cards, trump_card) if c < len(DECK)]  # as the heuristic counts
-    draw = (_TOTAL[trump] - sum(value[c] for c in seen)) / (len(DECK) - len(seen))
+    draw = (total - _total(value[c] for c in seen)) / (len(DECK) - len(seen))
     out = 0.0
     if may_fold:
-        limit = min(STOCK_LIMIT, stock)  # the heuristic's best exchange draws no more (R20)
-        gains = sorted(value[c] for c in cards)
+        gains = sorted(value[c] for c in cards)  # the heuristic's best exchange (R20)
         kept = [v if i >= limit or v >= draw else draw for i, v in enumerate(gains)]
         none = 1.0
         for v in kept:
             none *= 1.0 - v
-        gain = _NO_TRICK * none - sum(kept)  # policy.expected_gain of the best exchange
-        p_fold = 1.0 / (1.0 + math.exp((model.fold_bias - gain) / model.fold_temperature))
+        gain = _NO_TRICK * none - _total(kept)  # policy.expected_gain of the best exchange
+        p_fold = 1.0 / (1.0 + math.exp((fold_bias - gain) / fold_temperature))
         p_fold = min(max(p_fold, 1e-6), 1 - 1e-6)
         out += math.log(p_fold if folded else 1.0 - p_fold)
     if folded:
         return out
-    tau = model.exchange_temperature
+    tau = exchange_temperature
     xs = [math.exp((draw - value[c]) / tau) for c in cards]
-    took = seat == view.dealer and view.trump_card_taken
-    if seat == view.dealer:
-        limit = min(view.rules.dealer_stock_limit, stock)
-        e = _elementary(xs, limit + 1)
+    if dealer_limit >= 0:
+        e = _elementary(xs, dealer_limit + 1)
         take = math.exp((value[trump_card] - draw) / tau)
-        z = sum(e[: limit + 1]) + take * sum(e[1:])
+        z = _total(e[: dealer_limit + 1]) + take * _total(e[1:])
     else:
-        z = sum(_elementary(xs, min(STOCK_LIMIT, stock)))
-    chosen = sum((draw - value[c]) / tau for c in bits(discards))
+        z = _total(_elementary(xs, limit))
+    chosen = _total((draw - value[c]) / tau for c in bits(discards))
     if took:
         chosen += (value[trump_card] - draw) / tau
     return out + chosen - math.log(z)
+
+
+_exchange_term: Final[Callable[..., float]] = getattr(
+    native_core.module, "exchange_evidence", _exchange_term_python
+)
+""":func:`_exchange_term_python`, or its C twin (``exchange_evidence`` in
+src/native/evidence.c, the same operations in the same order: the same bits) when the
+compiled core is built."""
 
 
 def _stock_before(view: PlayerView, seat: int) -> int:
