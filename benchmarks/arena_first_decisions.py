@@ -1,4 +1,4 @@
-"""The built-in bots' decision times in an arena whose games end early (issue 57).
+"""The built-in bots' decision times in an arena whose games end early.
 
 A script, not a test: ``python benchmarks/arena_first_decisions.py`` from a folder
 holding ``crash.py`` (``class Crash`` whose ``choose`` raises), in a fresh process.

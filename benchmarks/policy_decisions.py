@@ -1,4 +1,4 @@
-"""PolicyBot in the arena: its mean, median and first-decision times (issue 57).
+"""PolicyBot in the arena: its mean, median and first-decision times.
 
 A script, not a test: ``python benchmarks/policy_decisions.py`` from a folder holding
 ``policy.pt``, a checkpoint of ``save_policy(PolicyNet(4), "policy.pt")`` (random

@@ -1,4 +1,4 @@
-"""PolicyBot decides on one PyTorch thread and gives torch its setting back (issue 57).
+"""PolicyBot decides on one PyTorch thread and gives torch its setting back.
 
 A forward pre-hook on the bot's own network (torch's hook, not a mock) records the
 thread count each pass really runs with.
