@@ -21,12 +21,13 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from bohmisch_watten import Rules, new_game  # noqa: E402
-from bohmisch_watten._cores import NATIVE  # noqa: E402
+from bohmisch_watten import native_core  # noqa: E402
 from bohmisch_watten.adapters._seat_game import SeatGame  # noqa: E402
 from bohmisch_watten.adapters.fast import Encoder  # noqa: E402
 from bohmisch_watten.bots import HeuristicBot, SearchBot  # noqa: E402
 from bohmisch_watten.encoding import action_to_id, id_to_action  # noqa: E402
 
+NATIVE = native_core.module
 if NATIVE is None:
     if os.environ.get("BOHMISCH_WATTEN_NATIVE") == "0" or (
         os.environ.get("BOHMISCH_WATTEN_BUILD_NATIVE") == "0"

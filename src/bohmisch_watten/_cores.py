@@ -40,11 +40,15 @@ class CoreInfo:
         name: ``"native"`` or ``"python"``.
         reason: one line for people (``--version`` prints it).
         path: the compiled module's file, or ``None`` for the Python core.
+        module: the compiled module itself, or ``None`` for the Python core: how the
+            adapters (applications, which use public names only) reach its batched
+            types.
     """
 
     name: str
     reason: str
     path: str | None = None
+    module: ModuleType | None = attrs.field(default=None, eq=False, repr=False)
 
     def __bool__(self) -> bool:
         return self.name == "native"
@@ -63,7 +67,7 @@ def _load() -> tuple[ModuleType | None, CoreInfo]:
             "python", "pure-Python core: the compiled core is a stale build, rebuild it"
         )
     path = getattr(module, "__file__", None)
-    return module, CoreInfo("native", "compiled core", path)
+    return module, CoreInfo("native", "compiled core", path, module)
 
 
 _CHOICE: Final = _load()

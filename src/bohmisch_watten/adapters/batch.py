@@ -54,7 +54,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from .._cores import NATIVE
+from .. import native_core
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..rules import Overshoot, Rules, Schleck
 from ..state import GameState
@@ -71,6 +71,8 @@ _NEUMAIER: Final = sys.version_info >= (3, 12)
 """Whether this interpreter's ``sum()`` of floats is compensated (3.12+): the compiled
 heuristic bot sums its card values the same way, so its floats are Python's."""
 _SEED_BITS: Final = 62
+_CORE: Final = native_core.module
+"""The compiled module, or None: the Python core runs."""
 
 
 def native_seat_kinds(game: SeatGame) -> bytes | None:
@@ -98,9 +100,9 @@ def native_seat_kinds(game: SeatGame) -> bytes | None:
 
 def _native_start(state: GameState) -> Any:
     """The compiled core's game at the chance node ``state`` (R11)."""
-    assert NATIVE is not None
+    assert _CORE is not None
     rules = state.rules
-    return NATIVE.Game(
+    return _CORE.Game(
         state.num_players,
         state.dealer,
         pack=rules.pack,
@@ -148,7 +150,7 @@ class BatchGames:
         opponents: object = "self",
         max_deals: int | str = 100,
     ) -> None:
-        if NATIVE is None:
+        if _CORE is None:
             raise RuntimeError(
                 "BatchGames needs the compiled core (bohmisch_watten.native_core is false); "
                 "the Gymnasium vector env runs the same games in Python"
@@ -163,7 +165,7 @@ class BatchGames:
                 "opponents: the compiled core plays the built-in random and heuristic bots "
                 "only (use the Python environments for other bots)"
             )
-        self._core = NATIVE.Batch(
+        self._core = _CORE.Batch(
             _native_start(game.start), count, kinds, game.deal_mode, game.max_deals, _NEUMAIER
         )
         n = game.start.num_players

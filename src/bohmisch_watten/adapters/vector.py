@@ -55,7 +55,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from .._cores import NATIVE
+from .. import native_core
 from ..encoding import num_action_ids, observation_size
 from ..rules import Rules
 from ._config import count_argument
@@ -108,7 +108,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if native is not None and not isinstance(native, bool):
             raise TypeError(f"native must be a bool or None, got {type(native).__name__}")
         first = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
-        compiled = NATIVE is not None and native_seat_kinds(first) is not None
+        compiled = native_core.module is not None and native_seat_kinds(first) is not None
         if native and not compiled:
             raise ValueError(
                 "native=True needs the compiled core and built-in opponents (random, "
