@@ -41,7 +41,9 @@ def numpy_ids(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray((rng.random(masks.shape) * masks).argmax(axis=1))
 
 
-def batch_case(games: int, players: int, rules: str, opponents: str, picker: str) -> Callable[[int], int]:
+def batch_case(
+    games: int, players: int, rules: str, opponents: str, picker: str
+) -> Callable[[int], int]:
     batch = BatchGames(games, players, rules=rules, opponents=opponents)
     batch.reset(seed=1)
     rng = np.random.default_rng(1)
@@ -71,7 +73,9 @@ def vector_case(games: int, players: int, rules: str, native: bool) -> Callable[
     return run
 
 
-def measure(run: Callable[[int], int], seconds: float, repeats: int, clock: Callable[[], float]) -> list[float]:
+def measure(
+    run: Callable[[int], int], seconds: float, repeats: int, clock: Callable[[], float]
+) -> list[float]:
     run(3)  # warm up
     steps = 1
     while True:  # calibrate the calls of one run
@@ -114,13 +118,17 @@ def main() -> None:
         "vector native": lambda: vector_case(args.vector_games, p, rules, True),
     }
     chosen = [name.strip() for name in args.only.split(",") if name.strip()] or list(cases)
-    print(f"{p} players, rules {rules or 'default'}, {args.clock} clock, "
-          f"medians of {args.repeats} runs of about {args.seconds} s")
+    print(
+        f"{p} players, rules {rules or 'default'}, {args.clock} clock, "
+        f"medians of {args.repeats} runs of about {args.seconds} s"
+    )
     for name in chosen:
         games = args.vector_games if name.startswith("vector") else n
         rates = measure(cases[name](), args.seconds, args.repeats, clock)
-        print(f"{name:22s} N={games:5d}  {statistics.median(rates):12,.0f} steps/s  "
-              f"(range {min(rates):,.0f}-{max(rates):,.0f})")
+        print(
+            f"{name:22s} N={games:5d}  {statistics.median(rates):12,.0f} steps/s  "
+            f"(range {min(rates):,.0f}-{max(rates):,.0f})"
+        )
 
 
 if __name__ == "__main__":

@@ -177,9 +177,7 @@ class BatchGames:
         """Whether every seat is the caller's (``opponents="self"``)."""
         self.seat = game.seat
         """The learning seat; None in self-play."""
-        self.observations: npt.NDArray[np.float32] = np.zeros(
-            (count, self._core.size), np.float32
-        )
+        self.observations: npt.NDArray[np.float32] = np.zeros((count, self._core.size), np.float32)
         self.action_masks: npt.NDArray[np.int8] = np.zeros((count, self._core.num_ids), np.int8)
         self.seats: npt.NDArray[np.int64] = np.zeros(count, np.int64)
         """The seat whose observation each row is (the learning seat, or in self-play
@@ -226,7 +224,9 @@ class BatchGames:
             if len(seeds) != n:
                 raise ValueError(f"seed: {len(seeds)} seeds for {n} games")
         else:
-            raise TypeError(f"seed must be an int, a list of seeds or None, got {type(seed).__name__}")
+            raise TypeError(
+                f"seed must be an int, a list of seeds or None, got {type(seed).__name__}"
+            )
         which = np.ones(n, np.bool_)
         if mask is not None:
             which = np.asarray(mask)
@@ -255,7 +255,10 @@ class BatchGames:
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
     ]:
         """One action id per game: ``(observations, rewards, terminated, truncated)``.
 

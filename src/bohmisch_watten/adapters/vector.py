@@ -195,8 +195,8 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if ids.dtype.kind not in "iu" or ids.dtype == np.bool_:
             # As the Python games do: every id of a game not being reset must be an
             # integer (TypeError naming ``action``); the others are ignored.
-            autoreset = self._autoreset.tolist()
-            values = [0 if autoreset[i] else action_index(a) for i, a in enumerate(ids.tolist())]
+            resetting = self._autoreset.tolist()
+            values = [0 if resetting[i] else action_index(a) for i, a in enumerate(ids.tolist())]
             ids = np.array([v if -(2**63) <= v < 2**63 else -1 for v in values], np.int64)
         autoreset = self._autoreset
         batch.step(ids.astype(np.int64, copy=False))
@@ -254,7 +254,9 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                     f"options['reset_mask'] must be {self.num_envs} booleans, one True at least"
                 )
         if self._batch is not None:
-            self._batch.reset([self._native_seed(i, seeds[i]) for i in range(self.num_envs)], mask=mask)
+            self._batch.reset(
+                [self._native_seed(i, seeds[i]) for i in range(self.num_envs)], mask=mask
+            )
             self._seeded |= mask
             self._autoreset[mask] = False
             return self._native_observe()
