@@ -1350,7 +1350,7 @@ _FIELD_NAMES: Final = tuple(
 
 _CARD_FIELDS: Final = frozenset({"hand_masks", "trick_plays", "played_tricks", "tricks_won"})
 """The fields a state made by the compiled core fills when first read (``__getattr__``)."""
-_NATIVE_PLAY: Final = None if NATIVE is None else NATIVE.play_game
+_NATIVE_PLAY: Final = getattr(NATIVE, "play_game", None)
 """The compiled core's constructor of a game in phase PLAY, or None with the Python core."""
 
 
