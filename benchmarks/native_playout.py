@@ -37,9 +37,7 @@ def main() -> None:
     parser.add_argument("--max-deal", type=int, default=500)
     args = parser.parse_args()
     for n in args.players:
-        rates = [
-            rate(n, args.pack, args.games, seed, args.max_deal) for seed in range(args.rounds)
-        ]
+        rates = [rate(n, args.pack, args.games, seed, args.max_deal) for seed in range(args.rounds)]
         print(
             f"{n} players, {args.pack} cards: {statistics.median(rates) / 1e6:.2f} M decisions/s"
             f" (median of {args.rounds} rounds of {args.games} games;"

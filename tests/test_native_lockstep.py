@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pickle
 import random
 from types import ModuleType
 from typing import Any
@@ -44,6 +45,7 @@ from bohmisch_watten import (
     Shuffle,
     new_game,
 )
+from bohmisch_watten import state as state_module
 from bohmisch_watten.cards import CARDS, bits
 from bohmisch_watten.encoding import (
     EXCHANGE_BASE,
@@ -262,8 +264,11 @@ def play_in_lockstep(native: ModuleType, rules: Rules, n: int, seed: int, quota:
 
 
 @pytest.mark.parametrize(("pack", "num_players"), TABLES)
-def test_native_and_python_cores_agree_step_by_step(pack: int, num_players: int) -> None:
+def test_native_and_python_cores_agree_step_by_step(
+    pack: int, num_players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     native = _native()
+    monkeypatch.setattr(state_module, "_NATIVE_PLAY", None)  # the reference: pure Python
     quota = max(200, TOTAL // (len(TABLES) * len(VARIANTS) * len(SEEDS)))
     total = 0
     for variant in VARIANTS:
@@ -271,6 +276,82 @@ def test_native_and_python_cores_agree_step_by_step(pack: int, num_players: int)
         for seed in SEEDS:
             total += play_in_lockstep(native, rules, num_players, seed * 1000 + num_players, quota)
     assert total >= quota * len(VARIANTS) * len(SEEDS)
+
+
+# ------------------------------------------------- GameState on the compiled core
+
+
+def _random_game(rules: Rules, n: int, seed: int) -> tuple[list[GameState], list[Any]]:
+    """A game by random decisions: its states and the action applied to each."""
+    rng = random.Random(seed)
+    state = start_state(rules, n, rng)
+    states: list[GameState] = []
+    actions: list[Any] = []
+    while not state.is_terminal and len(states) < 200:
+        action = (
+            state.sample_chance(rng) if state.is_chance_node else rng.choice(state.legal_actions())
+        )
+        states.append(state)
+        actions.append(action)
+        state = state.apply(action)
+    states.append(state)
+    return states, actions
+
+
+def _illegal_plays(state: GameState) -> list[PlayCard]:
+    return [
+        PlayCard(card) for card in CARDS[: state.rules.pack] if not state.is_legal(PlayCard(card))
+    ]
+
+
+def _refusal(state: GameState, action: PlayCard) -> str:
+    with pytest.raises(IllegalActionError) as error:
+        state.apply(action)
+    return str(error.value)
+
+
+@pytest.mark.parametrize("variant", VARIANTS[:7])
+def test_gamestate_plays_the_same_with_the_compiled_core(
+    variant: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``GameState.apply`` plays cards through the compiled core (state._play_natively);
+    the states it makes equal, field by field, those of the pure-Python path, also after
+    pickling, and an illegal card is refused with the same IllegalActionError text."""
+    _native()
+    assert state_module._NATIVE_PLAY is not None, "GameState does not use the compiled core"
+    for pack, n in ((32, 4), (36, 6), (32, 2)):
+        rules = Rules(pack=pack, **variant)
+        for seed in range(5):
+            states, actions = _random_game(rules, n, seed)
+            assert any(hasattr(s, "_core") for s in states)  # the compiled path was taken
+            refusals = [
+                [_refusal(s, bad) for bad in _illegal_plays(s)[:2]]
+                for s in states[:-1]
+                if s.phase is Phase.PLAY
+            ]
+            pickles = [pickle.loads(pickle.dumps(s)) for s in states[::7]]
+            with monkeypatch.context() as patch:
+                patch.setattr(state_module, "_NATIVE_PLAY", None)
+                reference = start_state(rules, n, random.Random(seed))
+                assert reference == states[0]
+                played = [reference]
+                for action in actions:
+                    played.append(played[-1].apply(action))
+                assert not any(hasattr(s, "_core") for s in played)
+                expected = [
+                    [_refusal(s, bad) for bad in _illegal_plays(s)[:2]]
+                    for s in played[:-1]
+                    if s.phase is Phase.PLAY
+                ]
+            for mine, theirs in zip(states, played, strict=True):
+                assert mine == theirs
+                assert hash(mine) == hash(theirs)
+                assert mine.play_mask == theirs.play_mask  # eq=False field
+                assert mine.legal_actions() == theirs.legal_actions()
+            for mine, theirs in list(zip(states, played, strict=True))[::9]:
+                assert mine.view(0) == theirs.view(0)
+            assert refusals == expected
+            assert pickles == played[::7]
 
 
 # ----------------------------------------------------------------- hostile arguments

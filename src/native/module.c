@@ -10,7 +10,7 @@
 
 /* Bumped whenever the module's functions change meaning, so that a stale build left in
  * a source tree is refused by bohmisch_watten._cores rather than trusted. */
-#define BW_NATIVE_ABI 1
+#define BW_NATIVE_ABI 2
 
 int bw_add_game(PyObject *module); /* py_game.c: the Game type and random_playouts */
 int bw_add_batch(PyObject *module); /* py_batch.c: the Batch type and heuristic_action */
