@@ -80,7 +80,7 @@ native-sanitize: $(VENV)/.dev-installed
 	export LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 		PYTHONMALLOC=malloc PYTHONPATH="$$dir/lib" LOCKSTEP_DECISIONS=$(SANITIZE_DECISIONS) && \
 	$(BIN)/python -c "import bohmisch_watten._native as n; print('sanitized core:', n.__file__)" && \
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_native_lockstep.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_native_lockstep.py tests/test_native_batch.py
 
 # Rewrite the golden playthroughs in tests/golden/ after an intended change (see its README).
 golden: $(VENV)/.run-installed
