@@ -55,47 +55,22 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import native_core
-from ..bots import Bot, HeuristicBot, RandomBot
 from ..rules import Overshoot, Rules, Schleck
 from ..state import GameState
 from ._config import count_argument
 from ._seat_game import SeatGame
 
-__all__ = ["BatchGames", "native_seat_kinds"]
+__all__ = ["BatchGames"]
 
 _DEFAULT_RULES: Final = Rules()
 _SCHLECK: Final = {Schleck.ALTERNATE: 0, Schleck.CUTTER_ONLY: 1, Schleck.NONE: 2}
 _OVERSHOOT: Final = {Overshoot.WINS: 0, Overshoot.ADDED_BACK: 1}
-_RANDOM, _HEURISTIC, _LEARNER = 0, 1, 2  # the seat kinds of batch.h
 _NEUMAIER: Final = sys.version_info >= (3, 12)
 """Whether this interpreter's ``sum()`` of floats is compensated (3.12+): the compiled
 heuristic bot sums its card values the same way, so its floats are Python's."""
 _SEED_BITS: Final = 62
 _CORE: Final = native_core.module
 """The compiled module, or None: the Python core runs."""
-
-
-def native_seat_kinds(game: SeatGame) -> bytes | None:
-    """The compiled core's kind of every seat of ``game`` (learner, random or heuristic
-    bot), or None if a bot is not one the compiled core plays.
-
-    A bot is played natively only if it is exactly :class:`RandomBot` or
-    :class:`HeuristicBot` (a subclass may choose otherwise), as
-    :func:`~bohmisch_watten.adapters.fast.bot_action` decides.
-    """
-    kinds = []
-    for seat in range(game.start.num_players):
-        if game.seat is None or seat == game.seat:
-            kinds.append(_LEARNER)
-            continue
-        bot: Bot = game.opponents[seat]
-        if type(bot) is RandomBot:
-            kinds.append(_RANDOM)
-        elif type(bot) is HeuristicBot:
-            kinds.append(_HEURISTIC)
-        else:
-            return None
-    return bytes(kinds)
 
 
 def _native_start(state: GameState) -> Any:
@@ -159,7 +134,7 @@ class BatchGames:
         if isinstance(opponents, str) and opponents.strip() == "random":
             opponents = None
         game = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
-        kinds = native_seat_kinds(game)
+        kinds = game.native_kinds()
         if kinds is None:
             raise ValueError(
                 "opponents: the compiled core plays the built-in random and heuristic bots "

@@ -61,7 +61,7 @@ from ..rules import Rules
 from ._config import count_argument
 from ._episodes import action_index
 from ._seat_game import SeatGame
-from .batch import BatchGames, native_seat_kinds
+from .batch import BatchGames
 from .fast import Encoder
 
 __all__ = ["WattenVectorEnv"]
@@ -108,7 +108,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if native is not None and not isinstance(native, bool):
             raise TypeError(f"native must be a bool or None, got {type(native).__name__}")
         first = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
-        compiled = native_core.module is not None and native_seat_kinds(first) is not None
+        compiled = native_core.module is not None and first.native_kinds() is not None
         if native and not compiled:
             raise ValueError(
                 "native=True needs the compiled core and built-in opponents (random, "
