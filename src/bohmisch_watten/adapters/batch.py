@@ -2,19 +2,14 @@
 
 A pgx-style batched API for learning code: one call steps every game, and the
 observations, action masks, rewards and episode ends of all of them are numpy arrays
-that the compiled core writes in place (no copy, no Python object per game):
+that the compiled core writes in place (no copy, no Python object per game)::
 
->>> from bohmisch_watten import native_core
->>> from bohmisch_watten.adapters.batch import BatchGames
->>> games = BatchGames(1024, players=4) if native_core else None
->>> if games is not None:
-...     observations, masks = games.reset(seed=7)
-...     for _ in range(100):
-...         observations, rewards, terminated, truncated = games.step(games.random_actions())
-...     print(observations.shape, masks.shape)
-... else:
-...     print((1024, 496), (1024, 99))
-(1024, 496) (1024, 99)
+    from bohmisch_watten.adapters.batch import BatchGames
+
+    games = BatchGames(1024, players=4)  # self-play: every seat is the caller's
+    observations, masks = games.reset(seed=7)  # (1024, 496) float32, (1024, 99) int8
+    for _ in range(100):
+        observations, rewards, terminated, truncated = games.step(games.random_actions())
 
 * **Games.**  Each game is exactly one episode of
   :class:`~bohmisch_watten.adapters.gymnasium.WattenEnv` with the same arguments
