@@ -146,7 +146,8 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.single_action_space = spaces.Discrete(self._num_ids)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._encoder = Encoder(n, self.num_envs, pack)
+        # The Python games' encoder (the compiled core writes its own arrays).
+        self._encoder = Encoder(n, 1 if self._batch is not None else self.num_envs, pack)
         self._autoreset = np.zeros(self.num_envs, np.bool_)
         self._masks: list[int] = [0] * self.num_envs
         self._seeded = np.zeros(self.num_envs, np.bool_)
