@@ -279,8 +279,10 @@ static PyObject *game_playout(GameObject *self, PyObject *args, PyObject *kwargs
     bw_rng rng;
     bw_rng_seed(&rng, seed);
     long decisions;
-    Py_BEGIN_ALLOW_THREADS decisions = bw_playout(&self->game, &rng, (int32_t)max_deal);
-    Py_END_ALLOW_THREADS return PyLong_FromLong(decisions);
+    bw_game game = self->game; /* played without the GIL on a copy: no other thread sees it */
+    Py_BEGIN_ALLOW_THREADS decisions = bw_playout(&game, &rng, (int32_t)max_deal);
+    Py_END_ALLOW_THREADS self->game = game;
+    return PyLong_FromLong(decisions);
 }
 
 /* ------------------------------------------------------------------ reads */
