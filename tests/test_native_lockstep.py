@@ -28,6 +28,8 @@ import importlib
 import os
 import pickle
 import random
+import subprocess
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -360,6 +362,23 @@ def test_gamestate_plays_the_same_with_the_compiled_core(
                 assert mine.view(0) == theirs.view(0)
             assert refusals == expected
             assert pickles == played[::7]
+
+
+def test_the_environment_variable_keeps_gamestate_on_the_reference() -> None:
+    """``BOHMISCH_WATTEN_NATIVE=0``: GameState plays every card in Python; without it, in C."""
+    _native()
+    code = (
+        "import bohmisch_watten, bohmisch_watten.state as s;"
+        "print(bool(bohmisch_watten.native_core), s._NATIVE_PLAY is None)"
+    )
+    answers = {}
+    for setting in ("0", "1"):
+        env = {**os.environ, "BOHMISCH_WATTEN_NATIVE": setting}
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        answers[setting] = done.stdout.split()
+    assert answers == {"0": ["False", "True"], "1": ["True", "False"]}
 
 
 # ----------------------------------------------------------------- hostile arguments
