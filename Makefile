@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo example test lint typecheck native pytest pytest-reference interpreters browser wheel-smoke bench bench-compare bench-long docs clean golden
+.PHONY: demo example test lint typecheck native pytest pytest-reference interpreters browser wheel-smoke bench bench-compare bench-long docs clean golden native-sanitize
 
 # The core rule, property and golden tests: run a second time on the pure-Python
 # reference (BOHMISCH_WATTEN_NATIVE=0) and on every interpreter the package claims.
@@ -94,6 +94,23 @@ tests/browser/node_modules/.package-lock.json: tests/browser/package.json tests/
 # the commands, the README's examples and each extra's entry point there.
 wheel-smoke: $(VENV)/.dev-installed
 	$(BIN)/python .ci/wheel_smoke.py
+
+# The compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: built with
+# BOHMISCH_WATTEN_SANITIZE=1 into a temporary tree (the in-place build stays as it is),
+# then the lockstep test against it, with fewer decisions (LOCKSTEP_DECISIONS).  libasan
+# must be the first library loaded, hence LD_PRELOAD; PYTHONMALLOC=malloc lets ASan see
+# every allocation; CPython's own leaks at exit are not ours (detect_leaks=0).
+SANITIZE_DECISIONS ?= 60000
+native-sanitize: $(VENV)/.dev-installed
+	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+	mkdir -p "$$dir/lib" && cp -r src/bohmisch_watten "$$dir/lib/" && \
+	rm -f "$$dir"/lib/bohmisch_watten/*.so && \
+	BOHMISCH_WATTEN_SANITIZE=1 $(BIN)/python setup.py -q build_ext \
+		--build-lib "$$dir/lib" --build-temp "$$dir/tmp" && \
+	export LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
+		PYTHONMALLOC=malloc PYTHONPATH="$$dir/lib" LOCKSTEP_DECISIONS=$(SANITIZE_DECISIONS) && \
+	$(BIN)/python -c "import bohmisch_watten._native as n; print('sanitized core:', n.__file__)" && \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_native_lockstep.py tests/test_native_batch.py
 
 # Rewrite the golden playthroughs in tests/golden/ after an intended change (see its README).
 golden: $(VENV)/.run-installed
