@@ -50,7 +50,7 @@ ARGS ?=
 example: $(VENV)/.run-installed
 	$(BIN)/python examples/$(NAME).py $(ARGS)
 
-test: lint typecheck pytest pytest-reference interpreters browser wheel-smoke
+test: lint typecheck pytest pytest-reference native-sanitize interpreters browser wheel-smoke
 
 # The compiled core, rebuilt in place whenever its C sources change (the editable install
 # built it once; here a compile error fails instead of falling back to Python).
@@ -74,9 +74,11 @@ pytest-reference: $(VENV)/.dev-installed
 	BOHMISCH_WATTEN_NATIVE=0 $(BIN)/pytest -q -p no:cacheprovider $(CORE_TESTS)
 
 # Python 3.12 and 3.13 beside the dev venv's 3.11: each builds the package with its own
-# compiled core and runs the core tests against the installed package.
+# compiled core and runs the core tests against the installed package, and the compiled
+# batch and solver against the Python ones (the heuristic's sums differ from 3.12 on).
 interpreters: $(VENV)/.dev-installed
-	$(BIN)/python .ci/interpreters.py $(CORE_TESTS)
+	$(BIN)/python .ci/interpreters.py $(CORE_TESTS) tests/test_native_batch.py \
+		tests/test_native_solver.py
 
 # The web table in a real browser: Debian's Chromium (/usr/lib/chromium/chromium; .ci/run
 # installs it) driven by Playwright, in a pytest run of its own (sync Playwright and
@@ -110,7 +112,8 @@ native-sanitize: $(VENV)/.dev-installed
 	export LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 		PYTHONMALLOC=malloc PYTHONPATH="$$dir/lib" LOCKSTEP_DECISIONS=$(SANITIZE_DECISIONS) && \
 	$(BIN)/python -c "import bohmisch_watten._native as n; print('sanitized core:', n.__file__)" && \
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_native_lockstep.py tests/test_native_batch.py
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_native_lockstep.py tests/test_native_batch.py \
+		tests/test_native_solver.py
 
 # Rewrite the golden playthroughs in tests/golden/ after an intended change (see its README).
 golden: $(VENV)/.run-installed

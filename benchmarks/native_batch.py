@@ -1,4 +1,4 @@
-"""Speed of the batched API of the compiled core (issue 58), and of the vector env.
+"""Speed of the batched API of the compiled core, and of the vector env.
 
 A script, not a test: ``python benchmarks/native_batch.py [--games N] [--seconds S]
 [--repeats R] [--clock cpu|wall] [--only CASES]``.  Needs the compiled core and the

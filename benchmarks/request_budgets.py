@@ -30,7 +30,7 @@ from bohmisch_watten.web._reviews import REVIEW_JUDGE
 from bohmisch_watten.web.network_bots import NetworkBots
 
 OLD_CAPS = "expert:samples=120:exchange_samples=80:proposals=6:max_candidates=8"
-"""The network's caps before issue 56 (sized at three seats)."""
+"""The network's caps before the 7-seat measurements (sized at three seats)."""
 
 
 def at_caps(players: int) -> str:

@@ -1,4 +1,4 @@
-"""The batched API of the compiled core plays exactly the Python episodes (issue 58).
+"""The batched API of the compiled core plays exactly the Python episodes.
 
 :class:`~bohmisch_watten.adapters.batch.BatchGames` (src/native/batch.c) is driven side
 by side with N Python :class:`SeatGame` episodes seeded with the same

@@ -1,4 +1,4 @@
-"""The compiled core plays exactly the game the Python reference plays (issue 58).
+"""The compiled core plays exactly the game the Python reference plays.
 
 The native engine (``bohmisch_watten._native.Game``, src/native/game.c) and a
 :class:`~bohmisch_watten.GameState` are driven by the same shuffles and the same
