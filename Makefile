@@ -5,7 +5,16 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo example test lint typecheck pytest browser wheel-smoke bench bench-compare bench-long docs clean golden
+.PHONY: demo example test lint typecheck native pytest pytest-reference interpreters browser wheel-smoke bench bench-compare bench-long docs clean golden
+
+# The core rule, property and golden tests: run a second time on the pure-Python
+# reference (BOHMISCH_WATTEN_NATIVE=0) and on every interpreter the package claims.
+CORE_TESTS := tests/test_cards.py tests/test_deal.py tests/test_dealing.py \
+	tests/test_exchange.py tests/test_play.py tests/test_scoring.py tests/test_phases.py \
+	tests/test_state.py tests/test_state_machine.py tests/test_legal_iff_accepted.py \
+	tests/test_golden.py tests/test_perft.py tests/test_pack36.py tests/test_views.py \
+	tests/test_seats.py tests/test_rules_object.py tests/test_long_games.py
+NATIVE_SOURCES := $(wildcard src/native/*.c src/native/*.h) setup.py
 
 # Every install takes its exact versions from constraints.txt (pyproject.toml states
 # the supported ranges; CI tests this one pick of them).
@@ -31,7 +40,7 @@ $(VENV)/.docs-installed: pyproject.toml constraints.txt | $(BIN)/python
 	$(PIP_INSTALL) -e '.[docs,pettingzoo,gymnasium]'
 	touch $@ $(VENV)/.run-installed
 
-demo: $(VENV)/.run-installed
+demo: $(VENV)/.run-installed $(VENV)/.native-built
 	$(BIN)/python -m bohmisch_watten --seed $(SEED)
 
 # One script of examples/ with the project's interpreter (the system python3 does not
@@ -41,7 +50,15 @@ ARGS ?=
 example: $(VENV)/.run-installed
 	$(BIN)/python examples/$(NAME).py $(ARGS)
 
-test: lint typecheck pytest browser wheel-smoke
+test: lint typecheck pytest pytest-reference interpreters browser wheel-smoke
+
+# The compiled core, rebuilt in place whenever its C sources change (the editable install
+# built it once; here a compile error fails instead of falling back to Python).
+$(VENV)/.native-built: $(NATIVE_SOURCES) | $(VENV)/.run-installed
+	BOHMISCH_WATTEN_REQUIRE_NATIVE=1 $(PIP_INSTALL) --no-deps -e .
+	touch $@
+
+native: $(VENV)/.native-built
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
@@ -50,14 +67,27 @@ lint: $(VENV)/.dev-installed
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy --strict src
 
-pytest: $(VENV)/.dev-installed
+pytest: $(VENV)/.dev-installed $(VENV)/.native-built
 	$(BIN)/pytest --ignore=tests/browser --cov --cov-branch --cov-report=term --cov-fail-under=95
+
+pytest-reference: $(VENV)/.dev-installed
+	BOHMISCH_WATTEN_NATIVE=0 $(BIN)/pytest -q -p no:cacheprovider $(CORE_TESTS)
+
+# Python 3.12 and 3.13 beside the dev venv's 3.11: each builds the package with its own
+# compiled core and runs the core tests against the installed package.
+interpreters: $(VENV)/.dev-installed
+	$(BIN)/python .ci/interpreters.py $(CORE_TESTS)
 
 # The web table in a real browser: Debian's Chromium (/usr/lib/chromium/chromium; .ci/run
 # installs it) driven by Playwright, in a pytest run of its own (sync Playwright and
 # asyncio tests do not mix in one process).  Screenshots land in test-artifacts/.
-browser: $(VENV)/.dev-installed
+# The accessibility audit (tests/browser/test_accessibility.py) injects axe-core, the exact
+# version of tests/browser/package-lock.json, installed there by npm (.ci/run installs npm).
+browser: $(VENV)/.dev-installed tests/browser/node_modules/.package-lock.json
 	$(BIN)/pytest tests/browser -p no:cacheprovider
+
+tests/browser/node_modules/.package-lock.json: tests/browser/package.json tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund --loglevel=error
 
 # The package as a user gets it: build the sdist and the wheel, twine check them, install
 # the wheel (not editable) into fresh venvs -- no extras, then each extra alone -- and run
@@ -91,4 +121,5 @@ bench-long: $(VENV)/.run-installed
 	$(BIN)/python benchmarks/long_game.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage docs/_build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage docs/_build \
+		tests/browser/node_modules

@@ -10,6 +10,8 @@ Environment variables read at build time:
 
 * ``BOHMISCH_WATTEN_BUILD_NATIVE=0`` -- do not build the core (the pure-Python install
   that the fallback tests check);
+* ``BOHMISCH_WATTEN_REQUIRE_NATIVE=1`` -- a failed compile is an error, not a fallback
+  (the Makefile's development builds: a C mistake must not pass unnoticed);
 * ``BOHMISCH_WATTEN_SANITIZE=1`` -- build it with AddressSanitizer and
   UndefinedBehaviorSanitizer (CI's sanitizer run; not for a release).
 """
@@ -43,6 +45,8 @@ class OptionalBuildExt(build_ext):
 
     @staticmethod
     def _fell_back(error: BaseException) -> None:
+        if os.environ.get("BOHMISCH_WATTEN_REQUIRE_NATIVE") == "1":
+            raise error
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         print(
             f"bohmisch_watten: no compiled core ({first}); installing the pure-Python core",

@@ -4,12 +4,16 @@
 
 1. ``python -m build`` makes the sdist and, from the sdist, the wheel; ``twine check
    --strict`` checks both; every file of ``src/bohmisch_watten`` under version control
-   (code, ``py.typed``, the web assets, the translation catalogs) must be in the wheel.
+   (code, ``py.typed``, the web assets, the translation catalogs) must be in the wheel,
+   and so must the compiled core (``_native*.so``).  The sdist, installed with a C
+   compiler that fails (``CC=/bin/false``), gives a pure-Python install and one line
+   saying so.
 2. The wheel (not an editable install) goes into a fresh venv with no extras, where
-   ``--help``, the demo, ``arena`` with built-in bots, ``review`` of a record, ``engine``
-   answering ``hello`` and ``quit``, and every Python block of the README run; ``serve``
-   and ``arena --plot`` exit 2 with one line naming their extra; and importing the
-   package and its command line loads no extra's module.
+   the compiled core runs and plays seeded games exactly as the Python core
+   (``BOHMISCH_WATTEN_NATIVE=0``), ``--help``, the demo, ``arena`` with built-in bots,
+   ``review`` of a record, ``engine`` answering ``hello`` and ``quit``, and every Python
+   block of the README run; ``serve`` and ``arena --plot`` exit 2 with one line naming
+   their extra; and importing the package and its command line loads no extra's module.
 3. The same wheel with each extra alone: ``[web]`` (``serve`` starts and answers HTTP in
    both languages), ``[plot]`` (``arena --plot`` writes a PNG), ``[gymnasium]``,
    ``[pettingzoo]`` and ``[openspiel]`` (their entry points load and play).
@@ -138,7 +142,48 @@ def _readme_blocks(readme: Path) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```", readme.read_text(encoding="utf-8"), re.S | re.M)
 
 
+_AGREEMENT = """
+import hashlib, random, sys
+import bohmisch_watten as bw
+digest = hashlib.sha256()
+for number, (players, pack) in enumerate([(2, 32), (3, 32), (4, 32), (5, 36), (7, 36)] * 4):
+    rules = bw.Rules(pack=pack, plus_fifty=players > 4)
+    rng = random.Random(number)
+    state = bw.new_game(players, rules=rules)
+    for _ in range(3000):
+        if state.is_terminal:
+            break
+        action = state.sample_chance(rng) if state.is_chance_node else rng.choice(
+            state.legal_actions()
+        )
+        state = state.apply(action)
+        digest.update(repr((state.phase, state.current_player, state.legal_actions(),
+                            state.hands, state.scores, state.winners)).encode())
+print(bool(bw.native_core), digest.hexdigest())
+"""
+"""Seeded random games through the public API; prints which core ran and a digest of
+every state's phase, seat, legal actions, hands, scores and winners."""
+
+
+def _check_cores_agree(work: Path) -> None:
+    """The wheel's compiled core runs by default and plays exactly as the Python core."""
+    version = _expect(_cli("--version", cwd=work), "--version").stdout
+    if "compiled core" not in version:
+        raise SmokeError(f"--version does not name the compiled core: {version!r}")
+    native = _expect(_run([sys.executable, "-I", "-c", _AGREEMENT], cwd=work), "native games")
+    reference_env = {**_clean_env(), "BOHMISCH_WATTEN_NATIVE": "0"}
+    reference = _run([sys.executable, "-I", "-c", _AGREEMENT], cwd=work, env=reference_env)
+    _expect(reference, "the same games on the Python core")
+    ran_native, native_digest = native.stdout.split()
+    ran_python, python_digest = reference.stdout.split()
+    if (ran_native, ran_python) != ("True", "False"):
+        raise SmokeError(f"expected the native then the Python core, ran {ran_native, ran_python}")
+    if native_digest != python_digest:
+        raise SmokeError("the compiled and the Python core played the same games differently")
+
+
 def _base(work: Path, readme: Path) -> None:
+    _check_cores_agree(work)
     _expect(_cli("--help", cwd=work), "--help")
     script = Path(sys.executable).with_name("bohmisch-watten")
     _expect(_run([script, "--help"], cwd=work), "the bohmisch-watten script's --help")
@@ -318,6 +363,8 @@ def _build(dist: Path) -> tuple[Path, Path]:
     missing = sorted(_package_files() - shipped)
     if missing:
         raise SmokeError(f"files of the package missing from the wheel: {missing}")
+    if not any(re.fullmatch(rf"{PACKAGE}/_native\.[^/]*\.so", name) for name in shipped):
+        raise SmokeError(f"the wheel carries no compiled core ({PACKAGE}/_native.*.so)")
     return wheels[0], sdists[0]
 
 
@@ -330,6 +377,29 @@ def _venv(folder: Path, wheel: Path, extra: str | None) -> Path:
     install += ["-c", ROOT / "constraints.txt", requirement]
     _expect(_run(install, cwd=ROOT, env=_clean_env()), f"installing the wheel [{extra or ''}]")
     return python
+
+
+_FELL_BACK = "bohmisch_watten: no compiled core"
+"""The one line setup.py prints when it cannot compile the core."""
+
+
+def _sdist_without_compiler(folder: Path, sdist: Path) -> None:
+    """The sdist on a machine whose C compiler fails: pure Python, and one line says so."""
+    _expect(_run([sys.executable, "-m", "venv", "--without-pip", folder], cwd=ROOT), "venv")
+    python = folder / "bin" / "python"
+    env = {**_clean_env(), "CC": "/bin/false"}
+    install = [sys.executable, "-m", "pip", "--python", python, "install", "--verbose"]
+    install += ["--no-cache-dir", "-c", ROOT / "constraints.txt", sdist]
+    result = _expect(_run(install, cwd=ROOT, env=env), "installing the sdist without a compiler")
+    said = [line for line in (result.stdout + result.stderr).splitlines() if _FELL_BACK in line]
+    if len(said) != 1:
+        raise SmokeError(f"expected one line {_FELL_BACK!r} from the build, got {said}")
+    version = _expect(_run([python, "-I", "-m", PACKAGE, "--version"], cwd=folder), "--version")
+    if "pure-Python core" not in version.stdout:
+        raise SmokeError(f"the compiler-less install does not run Python: {version.stdout!r}")
+    demo = _expect(_run([python, "-I", "-m", PACKAGE, "--seed", "1"], cwd=folder), "demo")
+    if "Game over" not in demo.stdout:
+        raise SmokeError("the compiler-less install's demo printed no result")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -350,6 +420,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             work = Path(folder)
             wheel, sdist = _build(work / "dist")
             print(f"wheel-smoke: built and checked {sdist.name}, {wheel.name}", flush=True)
+            begun = time.monotonic()
+            _sdist_without_compiler(work / "venv-no-compiler", sdist)
+            took = time.monotonic() - begun
+            print(f"wheel-smoke: the sdist without a compiler is pure Python ({took:.0f} s)")
             kinds = [None, *(e for e in args.extras.split(",") if e)]
             for extra in kinds:
                 begun = time.monotonic()

@@ -72,16 +72,24 @@ PAIRINGS = {
 }
 
 
-def decision_times(spec: str, views: list[PlayerView], players: int = 4) -> None:
-    """Print the median and mean time per decision, CPU and wall, by phase and overall."""
+def decision_times(
+    spec: str, views: list[PlayerView], players: int = 4, choices: str | None = None
+) -> None:
+    """Print the median and mean time per decision, CPU and wall, by phase and overall.
+
+    ``choices`` names a file to write the chosen actions to, one a line: two runs, one
+    with ``BOHMISCH_WATTEN_NATIVE=0``, compare the cores' choices on the same decisions.
+    """
     bot = make_bot(spec)
     rng = random.Random(0)
     cpu: dict[str, list[float]] = {}
     wall: dict[str, list[float]] = {}
+    chosen: list[str] = []
     for view in views:
         c0, w0 = time.process_time(), time.perf_counter()
-        bot.choose(view, rng)
+        action = bot.choose(view, rng)
         c1, w1 = time.process_time(), time.perf_counter()
+        chosen.append(str(action))
         for key in (view.phase.value, "all"):
             cpu.setdefault(key, []).append(1000 * (c1 - c0))
             wall.setdefault(key, []).append(1000 * (w1 - w0))
@@ -93,6 +101,8 @@ def decision_times(spec: str, views: list[PlayerView], players: int = 4) -> None
             f"{key:10s} {len(c):4d} {statistics.median(c):11.1f} {statistics.mean(c):9.1f}"
             f" {statistics.median(w):12.1f}"
         )
+    if choices:
+        Path(choices).write_text("\n".join(chosen) + "\n", encoding="utf-8")
 
 
 def play(name: str, args: argparse.Namespace) -> None:
@@ -277,6 +287,9 @@ def main() -> None:
         help="players of the timed decisions' games",
     )
     parser.add_argument("--json-dir", default=None, help="write expert-PAIRING.json here")
+    parser.add_argument(
+        "--speed-choices", default=None, help="write the timed decisions' actions to this file"
+    )
     parser.add_argument("--paired-deals", type=int, default=0, help="deal starts to compare")
     parser.add_argument("--variants", default="expert", help="comma-separated bot specs")
     parser.add_argument("--players", type=int, default=4, help="players of the paired deals")
@@ -296,7 +309,7 @@ def main() -> None:
 
     if args.speed_views:
         views = decision_views(args.speed_views, args.seed, args.speed_players)
-        decision_times(args.expert, views, args.speed_players)
+        decision_times(args.expert, views, args.speed_players, args.speed_choices)
     for name in args.pairings.split(","):
         if name:
             play(name.strip(), args)

@@ -13,6 +13,9 @@ minute a deal).
 ``--selfish`` adds the same rows for ``others="selfish"`` (max^n, no cuts: slow).
 ``--pack36 N`` instead times N deals each of the 36-card pack (R6) with 5, 6 and 7
 players, and of the 32-card pack with 4 for reference (default rules, paranoid).
+``--cores N`` instead times both cores side by side on the same N deals of four
+players (default rules, paranoid, first card): ``solve_masks`` with the compiled
+search and the pure-Python one (``solver._solve_masks_python``), checking that they agree.
 Wall-clock times on a shared machine are noisy: compare with the CPU times.
 """
 
@@ -23,8 +26,9 @@ import random
 import statistics
 import time
 
-from bohmisch_watten import GameState, Phase, PlayCard, Rules, new_game
-from bohmisch_watten.solver import solve
+from bohmisch_watten import GameState, Phase, PlayCard, Rules, new_game, solver
+from bohmisch_watten.cards import SUIT_OF
+from bohmisch_watten.solver import point_table, solve
 
 
 def first_card(num_players: int, rng: random.Random, rules: Rules) -> GameState:
@@ -58,12 +62,12 @@ def brute_force(state: GameState) -> dict[PlayCard, int]:
     return out
 
 
-def _ms(values: list[float]) -> str:
+def _ms(values: list[float], digits: int = 2) -> str:
     values = sorted(values)
     p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
     return (
-        f"median {statistics.median(values) * 1e3:7.2f} ms   p90 {p90 * 1e3:7.2f} ms"
-        f"   max {values[-1] * 1e3:7.2f} ms"
+        f"median {statistics.median(values) * 1e3:7.{digits}f} ms"
+        f"   p90 {p90 * 1e3:7.{digits}f} ms   max {values[-1] * 1e3:7.{digits}f} ms"
     )
 
 
@@ -86,6 +90,41 @@ def pack36(deals: int, seed: int) -> None:
         print(f"{'':29}  cpu  {_ms(cpu)}")
 
 
+def cores(deals: int, seed: int) -> None:
+    """Python and compiled ``solve_masks`` on the same first cards of four players."""
+    if solver._NATIVE_SOLVE is None:
+        raise SystemExit("no compiled core runs: python setup.py build_ext --inplace")
+    rng = random.Random(seed + 40 + True)  # the deals of the 4-player must_head=True row
+    states = [first_card(4, rng, Rules()) for _ in range(deals)]
+    calls = []
+    for state in states:
+        trump = SUIT_OF[state.trump_index]
+        args = (state.hand_masks, state.trick_plays, state.tricks_won, trump)
+        keywords = {
+            "player": state.current_player,
+            "folded": state.folded,
+            "points": point_table(trump, state.rules, state.scores),
+        }
+        calls.append((args, keywords))
+    medians = {}
+    for name, search in (("python", solver._solve_masks_python), ("native", solver.solve_masks)):
+        search(*calls[0][0], **calls[0][1])  # warm up
+        wall, cpu = [], []
+        for args, keywords in calls:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            search(*args, **keywords)
+            cpu.append(time.process_time() - start_cpu)
+            wall.append(time.perf_counter() - start)
+        medians[name] = statistics.median(wall)
+        print(f"solve_masks {name:6}  4 players  {deals:3} deals  wall {_ms(wall, 3)}")
+        print(f"{'':35}  cpu  {_ms(cpu, 3)}")
+    for args, keywords in calls:
+        assert solver.solve_masks(*args, **keywords) == solver._solve_masks_python(
+            *args, **keywords
+        ), "the cores disagree"
+    print(f"median wall time, python / native: {medians['python'] / medians['native']:.0f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, nargs=3, default=[200, 100, 50])
@@ -93,7 +132,11 @@ def main() -> None:
     parser.add_argument("--brute", type=int, default=2)
     parser.add_argument("--selfish", action="store_true")
     parser.add_argument("--pack36", type=int, default=0, metavar="N")
+    parser.add_argument("--cores", type=int, default=0, metavar="N")
     args = parser.parse_args()
+    if args.cores:
+        cores(args.cores, args.seed)
+        return
     if args.pack36:
         pack36(args.pack36, args.seed)
         return

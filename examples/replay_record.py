@@ -1,14 +1,17 @@
-"""Load a game record and print the game, deal by deal.
+"""Load a saved game (a record, text or JSON, or a saved state) and print it, deal by deal.
 
 Run it after ``make demo`` (which creates ``.venv`` and installs the package there):
 ``make example NAME=replay_record ARGS=examples/sample_record.txt`` or
 ``.venv/bin/python examples/replay_record.py examples/sample_record.txt`` (the text
-form; ``examples/sample_record.json`` is the JSON form).
+form; ``examples/sample_record.json`` is the JSON form).  A state saved with
+``state.to_json()`` works too: its record is the game up to that state
+(:func:`bohmisch_watten.review.load_game` reads either).
 
 A record holds the rules, the players, the first dealer and every action, shuffles
 included (see :mod:`bohmisch_watten.records`); replaying it rebuilds every state of
 the game, so the printout can show each hand although the record never lists one.
-To make a record of your own game: ``Path("game.txt").write_text(state.record().to_text())``.
+To make a record of your own game: ``Path("game.txt").write_text(state.record().to_text())``,
+or ``python -m bohmisch_watten --save game.txt`` for one of the demo's games.
 
 The sample records were made with
 ``.venv/bin/python examples/replay_record.py --make-sample``:
@@ -35,10 +38,10 @@ from bohmisch_watten import (
     Rules,
     Shuffle,
     TakeCritical,
-    load_record,
     new_game,
     replay,
 )
+from bohmisch_watten.review import load_game
 
 HERE = Path(__file__).resolve().parent
 
@@ -84,7 +87,8 @@ def print_game(initial: GameState, actions: tuple[Action, ...]) -> GameState:
             points = ", ".join(f"seat {s}: {p:+d}" for s, p in enumerate(summary.points))
             print(f"points: {points}; scores: {list(summary.scores)}")
     if state.is_terminal:
-        print(f"\nGame over after {state.deal_number} deals.")
+        deals = "1 deal" if state.deal_number == 1 else f"{state.deal_number} deals"
+        print(f"\nGame over after {deals}.")
         print(f"Winners: {', '.join(f'seat {s}' for s in state.winners)}")
         print(f"Losers: {', '.join(f'seat {s}' for s in state.losers)}")
     else:
@@ -111,15 +115,22 @@ def main(argv: list[str]) -> int:
         make_sample()
         return 0
     if len(argv) != 1:
-        print("usage: python examples/replay_record.py RECORD (.txt or .json)", file=sys.stderr)
+        print(
+            "usage: python examples/replay_record.py GAME (a record, .txt or .json,"
+            " or a state saved with state.to_json())",
+            file=sys.stderr,
+        )
         return 2
     try:
-        record = load_record(Path(argv[0]).read_bytes())
+        record = load_game(Path(argv[0]).read_bytes())
         replay(record)  # check it first: an illegal action is a FormatError naming it
     except (OSError, FormatError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    initial = new_game(record.num_players, rules=record.rules, dealer=record.first_dealer)
+    if record.starts_fresh:
+        initial = new_game(record.num_players, rules=record.rules, dealer=record.first_dealer)
+    else:  # a record that starts at a position, e.g. a game set up by Position
+        initial = GameState.from_position(record.start)
     print_game(initial, record.actions)
     return 0
 

@@ -72,7 +72,9 @@ def describe(seat: int | None, action: Action, human: int) -> str:
     you = seat == human
     if isinstance(action, Exchange) and not you:
         taken = " and takes the trump card" if action.take_trump_card else ""
-        return f"{who} plays and exchanges {len(action.discard)} card(s){taken}."
+        count = len(action.discard)
+        cards = "no cards" if count == 0 else "1 card" if count == 1 else f"{count} cards"
+        return f"{who} plays and exchanges {cards}{taken}."
     if isinstance(action, Exchange):
         given = " ".join(str(c) for c in sorted(action.discard)) or "nothing"
         taken = " and take the trump card" if action.take_trump_card else ""
@@ -162,7 +164,8 @@ class Table:
         """One line instead of 41 numbered exchanges: how many, and the trump option."""
         legal = [a for a in self.view.legal_actions() if isinstance(a, Exchange)]
         most = max(len(a.discard) for a in legal if not a.take_trump_card)
-        line = f"Or name up to {most} card(s) to exchange with the stock, e.g. 'G8 H7'"
+        cards = "1 card" if most == 1 else f"{most} cards"
+        line = f"Or name up to {cards} to exchange with the stock, e.g. 'G8 H7'"
         with_trump = [len(a.discard) for a in legal if a.take_trump_card]
         if with_trump:  # R19: the dealer may take the trump card for one of his cards
             line += (
@@ -263,7 +266,7 @@ def run(
     inputs = iter(commands)
     while not table.state.is_terminal:
         if table.state.deal_number > max_deals:
-            print(f"Stopped after {max_deals} deals.")
+            print(f"Stopped after {max_deals} deal{'' if max_deals == 1 else 's'}.")
             return
         print(table.render())
         if auto:

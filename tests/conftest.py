@@ -42,3 +42,19 @@ if "HYPOTHESIS_PROFILE" in os.environ:
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 elif not os.environ.get("CI"):
     settings.load_profile("dev")
+
+
+def pytest_sessionstart(session: object) -> None:
+    """Under CI the compiled core must run, unless the run asks for the reference.
+
+    The build falls back to pure Python when it cannot compile (by design, for users);
+    a CI run that silently tested only the fallback would prove nothing of the native core.
+    """
+    import bohmisch_watten
+
+    forced = os.environ.get("BOHMISCH_WATTEN_NATIVE", "").strip() == "0"
+    if os.environ.get("CI") and not forced and not bohmisch_watten.native_core:
+        raise RuntimeError(
+            f"CI runs without the compiled core ({bohmisch_watten.native_core.reason});"
+            " build it (make native) or set BOHMISCH_WATTEN_NATIVE=0"
+        )

@@ -70,20 +70,24 @@ def test_it_steps_exactly_as_sync_vector_env(kwargs: dict[str, Any]) -> None:
     assert ended > 4  # episodes ended and were reset along the way
 
 
-def test_seed_lists_and_reset_masks() -> None:
-    envs = WattenVectorEnv(3, players=2)
+@pytest.mark.parametrize("native", [False, None])
+def test_seed_lists_and_reset_masks(native: bool | None) -> None:
+    """Seeds per game, and a masked reset restarts only its games (either core)."""
+    envs = WattenVectorEnv(3, players=2, native=native)
     obs, _ = envs.reset(seed=[5, 6, 7])
-    again, _ = WattenVectorEnv(3, players=2).reset(seed=5)
+    again, _ = WattenVectorEnv(3, players=2, native=native).reset(seed=5)
     np.testing.assert_array_equal(obs, again)
-    envs.step(random_ids(envs.reset(seed=1)[1]["action_mask"], np.random.default_rng(1)))
+    stepped = envs.step(random_ids(envs.reset(seed=1)[1]["action_mask"], np.random.default_rng(1)))
     mask = np.array([False, True, False])
-    before = envs.games[0].state
-    envs.reset(seed=9, options={"reset_mask": mask})
-    assert envs.games[0].state is before
-    fresh = WattenVectorEnv(3, players=2)
-    fresh.reset(seed=9)
-    assert envs.games[1].state == fresh.games[1].state  # game 1 seeded with 9 + 1
-    unseeded, _ = WattenVectorEnv(2, players=2).reset()
+    before = envs.games[0].state if envs.games else None
+    masked, _ = envs.reset(seed=9, options={"reset_mask": mask})
+    np.testing.assert_array_equal(masked[0], stepped[0][0])  # game 0 as it was
+    fresh = WattenVectorEnv(3, players=2, native=native)
+    np.testing.assert_array_equal(masked[1], fresh.reset(seed=9)[0][1])  # seeded with 9 + 1
+    if before is not None:
+        assert envs.games[0].state is before
+        assert envs.games[1].state == fresh.games[1].state
+    unseeded, _ = WattenVectorEnv(2, players=2, native=native).reset()
     assert unseeded.shape == (2, 334)
 
 
@@ -113,10 +117,15 @@ def test_bad_arguments_name_the_parameter(call: Any, error: type[Exception], nam
 
 def test_rules_as_text_reach_every_game() -> None:
     envs = gymnasium.make_vec(
-        ENV_ID, num_envs=2, vectorization_mode="vector_entry_point", rules="must_head=false"
+        ENV_ID,
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        rules="must_head=false",
+        native=False,
     )
     envs.reset(seed=0)
     assert {game.state.rules for game in envs.games} == {Rules(must_head=False)}
+    assert envs.rules == Rules(must_head=False)
     single = gymnasium.make(ENV_ID, rules="must_head=false,schleck=none")
     single.reset(seed=0)
     assert single.unwrapped.game_state.rules == Rules(must_head=False, schleck="none")
@@ -173,7 +182,7 @@ def test_steps_leave_almost_nothing_alive() -> None:
 def test_self_play_rows_are_the_acting_seats_own_views() -> None:
     """In self-play each row is the encoding of the view of its game's seat to act —
     nothing of another seat's hand — and ``infos["seat"]`` names that seat."""
-    envs = WattenVectorEnv(6, players=3, opponents="self")
+    envs = WattenVectorEnv(6, players=3, opponents="self", native=False)
     obs, infos = envs.reset(seed=11)
     rng = np.random.default_rng(11)
     ended = np.zeros(6, np.bool_)

@@ -294,8 +294,7 @@ def test_the_command_seats_five_only_with_the_36_card_pack(
     argv += ["--jobs=1", "--quiet", "--max-deals=3"]
     assert main(argv) == 2
     assert capsys.readouterr().err.strip() == (
-        "error: players must be 2 to 4 with the 32-card pack (R1), got 5: "
-        "five to seven need rules pack=36"
+        "error: --players 5: 32 cards seat 2 to 4 players (R1); five to seven play with --pack 36"
     )
     assert main([*argv, "--rules=pack=36"]) == 0
-    assert "5 games on 1 boards, 5 players, seed 2026, rules: pack=36" in capsys.readouterr().out
+    assert "5 games on 1 board, 5 players, seed 2026, rules: pack=36" in capsys.readouterr().out

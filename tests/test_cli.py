@@ -64,7 +64,7 @@ def test_seven_players_need_the_36_card_pack(capsys: pytest.CaptureFixture[str])
     assert err.strip() == (
         "error: --players 7: 32 cards seat 2 to 4 players (R1); five to seven play with --pack 36"
     )
-    code, out, _ = run(["--players", "7", "--pack", "36", "--max-deals", "2"], capsys)
+    code, out, _ = run(["--players", "7", "--rules", "pack=36", "--max-deals", "2"], capsys)
     assert code == 0
     assert out.startswith("Böhmisch Watten, 7 players, seed 2026, rules: pack=36\n")
     assert "ranks A K O U 10 9 8 7 6 (O" in out
@@ -98,7 +98,7 @@ def test_max_deals_stops_a_long_game() -> None:
     out = io.StringIO()
     state = play_and_print(4, Rules(start_score=200), 1, 0, 2, out)
     assert not state.is_terminal
-    assert "Stopped after 2 deals without a winner." in out.getvalue()
+    assert "Stopped after 2 deals without a winner: nobody reached 0 (R31);" in out.getvalue()
 
 
 def test_module_entry_point() -> None:

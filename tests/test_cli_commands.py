@@ -18,10 +18,12 @@ from bohmisch_watten.commands.cli import build_parser, main
 def test_every_subcommand_has_the_registry_interface() -> None:
     assert DEFAULT_COMMAND == "demo"
     assert {"demo", "arena"} <= set(COMMANDS)
+    takes = {name for name, module in COMMANDS.items() if module.TAKES_RULES}
+    assert takes == {"demo", "arena", "serve"}  # review and engine games bring their rules
     for name, module in COMMANDS.items():
         parser = build_parser(name)
         assert parser.prog.endswith(name)
-        assert "--rules" in parser.format_help()
+        assert ("--rules" in parser.format_help()) is module.TAKES_RULES
         assert callable(module.run)
         assert module.DESCRIPTION
 

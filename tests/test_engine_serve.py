@@ -127,7 +127,7 @@ def test_the_engine_command_refuses_a_bad_bot(capsys: pytest.CaptureFixture[str]
 def test_random_bot_is_served_by_default() -> None:
     parser = build_parser("engine")
     assert parser.parse_args([]).bot == "random"
-    assert "--rules is not used" in parser.format_help()
+    assert "--rules" not in parser.format_help()  # new_game brings the rules
 
 
 def test_a_served_bot_declares_its_settings_as_options_and_takes_their_values() -> None:

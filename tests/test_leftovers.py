@@ -27,7 +27,8 @@ def _project_files() -> Iterator[Path]:
     yield from _package_files()
     for folder in ("tests", "examples", "benchmarks", "docs"):
         for path in sorted((ROOT / folder).rglob("*")):
-            if "_build" in path.parts or "golden" in path.parts or "data" in path.parts:
+            skipped = ("_build", "golden", "data", "node_modules")  # node_modules: npm's
+            if any(part in path.parts for part in skipped):
                 continue
             if path.suffix in (".py", ".md"):
                 yield path

@@ -418,7 +418,7 @@ def test_a_record_without_its_header_says_the_headers_are_missing(text: str) -> 
         GameRecord.from_text(text)
     message = str(error.value)
     assert message.startswith(
-        "record: missing header line(s): format, version, players, first_dealer, rules"
+        "record: missing header lines: format, version, players, first_dealer, rules"
     )
     assert "neither a header 'name: value' nor an action" in message
     assert "record action" not in message

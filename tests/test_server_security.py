@@ -572,6 +572,13 @@ def test_the_database_files_are_private(tmp_path: Path) -> None:
         ("Du", "a name the page gives seats itself"),
         ("Seat 2", "a name the page gives seats itself"),
         ("Seat 1 (search bot)", "a name the page gives seats itself"),
+        # Confusables of the page's own words (issue 56): full-width letters (NFKC),
+        # a Cyrillic letter among Latin ones, a whole name in lookalike letters.
+        ("\uff39\uff2f\uff35", "a name the page gives seats itself"),
+        ("\uff53\uff45\uff41\uff54\u3000\uff13", "a name the page gives seats itself"),
+        ("Y\u043eu", "may not mix the lookalike alphabets Cyrillic and Latin"),
+        ("S\u0435at 2", "may not mix the lookalike alphabets Cyrillic and Latin"),
+        ("\u0405\u0435\u0430\u0442 2", "a name the page gives seats itself"),
         ("x" * 31, "longer than 30 characters"),
     ],
 )
@@ -580,6 +587,14 @@ def test_display_names_are_cleaned(server: Server, name: str, message: str) -> N
     assert status == 400, answer
     assert answer["error"].startswith("names: ")
     assert message in answer["error"]
+
+
+def test_names_in_other_alphabets_and_nfkc_forms_are_kept(server: Server) -> None:
+    names = ["\u0417\u043e\u044f", "\u0396\u03c9\u03ae", "\u5c71\u7530", "\uff21nna"]
+    status, answer = server.post({"players": 4, "humans": 4, "names": names, "delay": 10})
+    assert status == 201, answer
+    status, table = server.get(f"/api/tables/{answer['table']}")
+    assert [s["name"] for s in table["seats"]] == [*names[:3], "Anna"]  # full-width A: NFKC
 
 
 def test_a_clean_name_is_kept_and_the_default_rules_are_named(server: Server) -> None:

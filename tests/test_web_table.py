@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 from typing import Any
 
 import attrs
@@ -168,17 +169,65 @@ def test_moves_are_checked_and_refusals_change_nothing() -> None:
     assert table.state is not before
 
 
-def test_new_game_only_by_the_host() -> None:
+def test_a_game_under_way_ends_early_only_if_every_person_asks() -> None:
     table = Table(players=3, humans=2, seed=2)
     to_human(table)
-    with pytest.raises(TableError, match="host"):
-        table.new_game(1)
-    table.new_game(0)
+    before, version = table.state, table.version
+    with pytest.raises(TableError, match="every person asks.*waiting for Seat 1"):
+        table.new_game(0)  # the host alone may not throw the deal away
+    assert (table.state, table.version, table.game_number) == (before, version, 1)
+    with pytest.raises(TableError, match="people at the table"):
+        table.new_game(2)  # the bot's seat has no say
+    table.new_game(1)  # the last person agrees: the new game begins
     assert table.game_number == 2
     assert table.state.dealer == 0
     assert table.state.deal_number == 1
     assert table.state.is_chance_node
     assert table.logs[1][-1] == "Game 2 begins."
+    to_human(table)
+    with pytest.raises(TableError, match="waiting for Seat 0$"):
+        table.new_game(1)  # the wishes of the game before were for that game only
+
+
+def test_alone_at_a_table_a_person_restarts_at_will_and_after_the_end_the_host() -> None:
+    alone = Table(players=2, humans=1, seed=3)
+    to_human(alone)
+    alone.new_game(0)
+    assert alone.game_number == 2
+    finished = Table(players=2, humans=2, seed=11, rules=Rules(start_score=3))
+    drive(finished, random.Random(0), 5000)
+    assert finished.state.is_terminal
+    with pytest.raises(TableError, match="host"):
+        finished.new_game(1)
+    finished.new_game(0)
+    assert finished.game_number == 2
+
+
+def test_a_table_journal_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bohmisch_watten.web.table.MAX_JOURNAL", 40)
+    table = Table(players=2, humans=1, seed=5)
+    while True:
+        to_human(table)
+        if table.version >= 40:
+            break
+        table.new_game(0)  # alone at the table: at will, until the journal is full
+    with pytest.raises(TableError, match="played its fill"):
+        table.new_game(0)
+    assert table.version <= 41  # a shuffle may follow the last new game
+
+
+def test_unseeded_tables_shuffle_from_the_operating_systems_csprng() -> None:
+    assert isinstance(Table(players=2).rng, secrets.SystemRandom)
+    restored = Table.restore(
+        Table(players=2).seats, str(Table(players=2).start.position), ["!new_game"]
+    )
+    assert isinstance(restored.rng, secrets.SystemRandom)
+    seeded = Table(players=2, seed=4)
+    assert type(seeded.rng) is random.Random  # --seed, tests and the arena replay
+    to_human(seeded)
+    again = Table(players=2, seed=4)
+    to_human(again)
+    assert again.state.hands == seeded.state.hands
 
 
 @pytest.mark.rule("R5")
@@ -244,7 +293,7 @@ def test_narration_hides_other_exchanges() -> None:
     mine = table.logs[seat][-1]
     theirs = table.logs[(seat + 1) % 4][-1]
     assert mine.startswith(f"You play and exchange {hand[0]} {hand[1]}, draw ")
-    assert theirs == f"Seat {seat} plays and exchanges 2 card(s)."
+    assert theirs == f"Seat {seat} plays and exchanges 2 cards."
 
 
 def test_narration_of_the_ritual_names_taken_cards_to_all() -> None:

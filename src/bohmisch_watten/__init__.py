@@ -48,7 +48,7 @@ from .notation import (
 from .phases import Phase
 from .position import Position
 from .records import GameRecord, load_record, read_records, replay, write_records
-from .rules import Overshoot, Rules, Schleck
+from .rules import Overshoot, Rules, Schleck, suggested_rules
 from .serialization import FORMAT_VERSION, from_json, to_json
 from .state import GameState, new_game, next_game
 from .tricks import card_strength
@@ -108,6 +108,7 @@ __all__ = [
     "read_records",
     "replay",
     "rules_to_string",
+    "suggested_rules",
     "to_json",
     "write_records",
 ]

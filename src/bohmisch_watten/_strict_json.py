@@ -61,11 +61,13 @@ def read_object(
         raise FormatError(f"{where}: expected an object, got {type_name(value)}")
     missing = [key for key in keys if key not in value]
     if missing:
-        raise FormatError(f"{where}: missing field(s) {', '.join(missing)}")
+        fields = "field" if len(missing) == 1 else "fields"
+        raise FormatError(f"{where}: missing {fields} {', '.join(missing)}")
     extra = [key for key in value if key not in keys and key not in optional]
     if extra:
         shown = ", ".join(repr(key[:30]) for key in extra[:5])
-        raise FormatError(f"{where}: unknown field(s) {shown}")
+        fields = "field" if len(extra) == 1 else "fields"
+        raise FormatError(f"{where}: unknown {fields} {shown}")
     return value
 
 

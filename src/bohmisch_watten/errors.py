@@ -19,6 +19,7 @@ __all__ = [
     "check_instance",
     "check_int",
     "check_rng",
+    "counted",
     "warn_deprecated",
 ]
 
@@ -136,3 +137,18 @@ def check_rng(rng: object, call: str) -> None:
             f"{call}: rng must be a random.Random (for example random.Random(7)),"
             f" got {type(rng).__name__}"
         )
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and the noun in the number it needs, for messages: "1 game", "4 games".
+
+    Args:
+        count: how many.
+        noun: the singular.
+        plural: the plural when it is not ``noun + "s"``.
+
+    >>> from bohmisch_watten.errors import counted
+    >>> counted(1, "board"), counted(0, "card"), counted(2, "match", "matches")
+    ('1 board', '0 cards', '2 matches')
+    """
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"

@@ -48,7 +48,7 @@ from .actions import (
     TakeCritical,
 )
 from .cards import PACK_SIZES, Card
-from .errors import FormatError
+from .errors import FormatError, counted
 from .rules import Rules, rules_from_text
 
 __all__ = [
@@ -226,7 +226,7 @@ def parse_action(text: object) -> Action:
         if len(args) not in PACK_SIZES:
             raise FormatError(
                 "a shuffle must name all 32 cards, or 36 with the Sixes, top first (R6, R11); "
-                f"got {len(args)} cards"
+                f"got {counted(len(args), 'card')}"
             )
         return Shuffle(_parse_cards(args, "a shuffle"))
     raise FormatError(

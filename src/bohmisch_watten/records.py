@@ -492,7 +492,7 @@ def _from_text(text: str | bytes, max_chars: int, first_line: int = 1) -> GameRe
         except FormatError as error:
             if not header:  # no header yet: the text is no record, or lost its head
                 raise FormatError(
-                    f"record: missing header line(s): {', '.join(_HEADER_KEYS)} (a record"
+                    f"record: missing header lines: {', '.join(_HEADER_KEYS)} (a record"
                     f" starts with them; line {number} is {line!r:.40}, neither a header"
                     " 'name: value' nor an action)"
                 ) from None
@@ -500,7 +500,8 @@ def _from_text(text: str | bytes, max_chars: int, first_line: int = 1) -> GameRe
     missing = [key for key in _HEADER_KEYS if key not in header]
     if missing:
         seen = "".join(f"; {note}" for note in unknown[:3])  # a misspelt header shows here
-        raise FormatError(f"record: missing header line(s): {', '.join(missing)}{seen}")
+        lines = "header line" if len(missing) == 1 else "header lines"
+        raise FormatError(f"record: missing {lines}: {', '.join(missing)}{seen}")
     fmt, number, _ = header["format"]
     if fmt != RECORD_FORMAT:
         raise FormatError(f"line {number}: format must be {RECORD_FORMAT}, got {fmt[:40]!r}")

@@ -28,6 +28,7 @@ __all__ = [
     "rules_from_text",
     "rules_to_text",
     "rules_values",
+    "suggested_rules",
 ]
 
 
@@ -157,6 +158,50 @@ class Rules:
     def __str__(self) -> str:
         """Only the fields that differ from the defaults, e.g. ``schleck=none,must_head=false``."""
         return rules_to_text(self)
+
+
+_BIG_TABLE: Final = 5
+"""The smallest table for which :func:`suggested_rules` adds ``plus_fifty`` (RULES.md §9.3)."""
+
+
+def suggested_rules(num_players: int, pack: int = 32) -> Rules:
+    """The rules the rule book suggests for a table of ``num_players`` (RULES.md §9.3).
+
+    Two to four players: the default rules with that pack.  Five to seven (the 36-card
+    pack, R1, R6): the variant ``plus_fifty`` (R33) as well, because under the default
+    goal such a game may never end (R29: every deal each active player who takes no
+    trick scores +5, at least N − 5 of them), and reaching 50 ends it.  The library does
+    not change the rules of the source for big tables; this is the advice a UI or a
+    command offers by default, which players may override.
+
+    Args:
+        num_players: the seats, 2 to 4, or to 7 with ``pack=36`` (R1).
+        pack: 32 or 36 cards (R6).
+
+    Raises:
+        TypeError: naming the argument, for a value that is not an int.
+        ValueError: naming the argument, for a pack other than 32 or 36 or a table the
+            pack cannot seat.
+
+    Example:
+        >>> from bohmisch_watten import suggested_rules
+        >>> str(suggested_rules(4)), str(suggested_rules(7, pack=36))
+        ('', 'plus_fifty=true,pack=36')
+    """
+    check_int(num_players, "num_players", "suggested_rules(num_players)")
+    check_int(pack, "pack", "suggested_rules(pack=)")
+    if pack not in (32, 36):
+        raise ValueError(f"suggested_rules(pack=): pack must be 32 or 36 (R6), got {pack}")
+    rules = Rules(pack=pack)
+    if not 2 <= num_players <= rules.max_players:
+        hint = "; five to seven play with pack=36" if pack == 32 and 5 <= num_players <= 7 else ""
+        raise ValueError(
+            f"suggested_rules(num_players): num_players must be 2 to {rules.max_players}"
+            f" with the {pack}-card pack (R1), got {num_players}{hint}"
+        )
+    if num_players >= _BIG_TABLE:
+        return Rules(pack=pack, plus_fifty=True)  # R33: RULES.md §9.3
+    return rules
 
 
 # ------------------------------------------------------------------ the text codec

@@ -40,7 +40,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import pairwise
+from typing import Final
 
+from ._cores import NATIVE
 from .actions import PLAY_ACTIONS, PlayCard
 from .cards import CARDS, PACK_SIZES, Card, bits
 from .errors import check_instance
@@ -454,6 +456,12 @@ class _Selfish:
         return result
 
 
+_NATIVE_SOLVE: Final[Callable[..., dict[int, int] | None] | None] = getattr(
+    NATIVE, "solve_masks", None
+)
+"""The compiled search (src/native/solver.c) when the compiled core runs, else None."""
+
+
 def _check_others(others: object, call: str) -> None:
     if not isinstance(others, str):
         raise TypeError(f"{call}: others must be a str, got {type(others).__name__}")
@@ -516,8 +524,11 @@ def solve_masks(
     """:func:`solve` on bitmasks: per legal card index of ``player``, the mover's points.
 
     The fast entry point for a bot that solves many sampled worlds: no
-    :class:`GameState` is built and the arguments are trusted (no checks but
-    ``others``): they must describe a reachable position of the ``PLAY`` phase.
+    :class:`GameState` is built.  With the compiled core (``bohmisch_watten.native_core``)
+    the search runs in C, which checks every argument (``TypeError`` for a wrong type,
+    ``ValueError`` for a position that cannot occur in the ``PLAY`` phase); the
+    pure-Python search trusts them (no checks but ``others``).  Both give the same
+    values and give up at the same ``max_nodes``.
 
     Args:
         hands: per seat, the bitmask of the cards in hand (a folded seat's is ignored).
@@ -544,6 +555,59 @@ def solve_masks(
     Raises:
         NodeLimitReached: if the search would start more than ``max_nodes`` tricks.
     """
+    if _NATIVE_SOLVE is None:
+        return _solve_masks_python(
+            hands,
+            trick,
+            tricks_won,
+            trump,
+            player=player,
+            mover=mover,
+            must_head=must_head,
+            folded=folded,
+            points=points,
+            others=others,
+            max_nodes=max_nodes,
+        )
+    _check_others(others, "solve_masks(others=)")
+    if folded is None:
+        folded = (False,) * len(hands)
+    if points is None:
+        points = point_table(trump, Rules(), (100,) * len(hands))
+    found: dict[int, int] | None = _NATIVE_SOLVE(
+        hands,
+        trick,
+        tricks_won,
+        trump,
+        player,
+        player if mover is None else mover,
+        must_head,
+        folded,
+        points,
+        others,
+        max_nodes,
+    )
+    if found is None:
+        raise NodeLimitReached
+    return found
+
+
+def _solve_masks_python(
+    hands: Sequence[int],
+    trick: Sequence[tuple[int, int]],
+    tricks_won: Sequence[int],
+    trump: int,
+    *,
+    player: int,
+    mover: int | None = None,
+    must_head: bool = True,
+    folded: Sequence[bool] | None = None,
+    points: Sequence[Sequence[int]] | None = None,
+    others: str = "paranoid",
+    max_nodes: int | None = None,
+) -> dict[int, int]:
+    """:func:`solve_masks` by the pure-Python search: the reference the compiled one is
+    tested against (tests/test_native_solver.py), and the search without a compiled core."""
     _check_others(others, "solve_masks(others=)")
     n = len(hands)
     out = tuple(folded) if folded is not None else (False,) * n
@@ -624,6 +688,22 @@ def solve(state: GameState, *, others: str = "paranoid") -> dict[PlayCard, int]:
     call = "solve(state)"
     _check_others(others, "solve(others=)")
     deal, hands, trick, won, player = _read(state, call)
+    if _NATIVE_SOLVE is not None:
+        found = _NATIVE_SOLVE(
+            hands,
+            trick,
+            won,
+            deal.trump,
+            player,
+            player,
+            deal.must_head,
+            state.folded,
+            deal.points,
+            others,
+            None,
+        )
+        assert found is not None  # no node limit
+        return {PLAY_ACTIONS[card]: value for card, value in found.items()}
     search: _Paranoid | _Selfish = (
         _Paranoid(deal, player) if others == "paranoid" else _Selfish(deal)
     )

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from ._cores import NATIVE
 from .actions import (
     FOLD,
     LEAVE,
@@ -75,6 +76,7 @@ from .errors import (
     check_instance,
     check_int,
     check_rng,
+    counted,
     warn_deprecated,
 )
 from .notation import MAX_DOCUMENT_CHARS, parse_action
@@ -251,7 +253,7 @@ class GameState(DealFacts):
     A state holds every hidden card: show a player :meth:`view` instead.
 
     The compact form is public and read-only, as in python-chess (``board.pawns``):
-    cards are indices 0–31 (``Card.index``) and sets of cards bitmasks (bit ``i`` for
+    cards are indices 0–35 (``Card.index``) and sets of cards bitmasks (bit ``i`` for
     ``DECK[i]``).  ``hand_masks``, ``trick_plays``, ``played_tricks`` and ``tricks_won``
     change with every card; ``deal_fields`` (:class:`~bohmisch_watten.deals.DealFields`)
     a few times a deal; ``game_fields`` (:class:`~bohmisch_watten.deals.GameFields`)
@@ -312,6 +314,31 @@ class GameState(DealFacts):
     """The cached hash; left unset by ``__init__`` (nothing to pay per ``apply()``)."""
     _deal_score: DealScore = attrs.field(init=False, eq=False, repr=False, hash=False)
     """The cached :attr:`deal_score`; left unset until it is asked for."""
+    _core: Any = attrs.field(init=False, eq=False, repr=False, hash=False)
+    """In phase PLAY with the compiled core: this state's twin, a ``_native.Game``.
+
+    Set on the states :meth:`_play_natively` makes (and on the state it starts from), which
+    leave the four fields that change with every card (``hand_masks``, ``trick_plays``,
+    ``played_tricks``, ``tricks_won``) unset until they are read: ``__getattr__`` fills
+    them from the twin then.  Unset on every other state, and always with the Python core.
+    """
+
+    if not TYPE_CHECKING:  # mypy would let every unknown attribute through __getattr__
+
+        def __getattr__(self, name: str) -> Any:
+            """Fill the per-card fields of a state made by the compiled core when first read."""
+            if name in _CARD_FIELDS:
+                try:
+                    core = object.__getattribute__(self, "_core")
+                except AttributeError:
+                    pass
+                else:
+                    _set(self, "hand_masks", core.hand_masks)
+                    _set(self, "trick_plays", core.trick)
+                    _set(self, "played_tricks", core.played_tricks)
+                    _set(self, "tricks_won", core.tricks_won)
+                    return object.__getattribute__(self, name)
+            raise AttributeError(f"'GameState' object has no attribute {name!r}")
 
     def __attrs_post_init__(self) -> None:
         """Set the two flags that follow from the phase (the fast constructor sets them too)."""
@@ -638,9 +665,9 @@ class GameState(DealFacts):
         if rule == "R21.2":
             return "R21.2: nobody may fold when Hearts are trumps"
         if rule == "R21.3":
+            points = counted(game.rules.min_fold_score, "point")
             return (
-                f"R21.3: seat {seat} may not fold with {game.rules.min_fold_score} points"
-                f" or fewer (has {game.scores[seat]})"
+                f"R21.3: seat {seat} may not fold with {points} or fewer (has {game.scores[seat]})"
             )
         if rule == "R21.4":
             return f"R21.4: seat {seat} folded in the previous deal"
@@ -753,6 +780,10 @@ class GameState(DealFacts):
         if seat is not None and not seat_may_act(seat, self.current_player, self.num_players):
             raise IllegalActionError(turn_message(self.phase, self.current_player, seat))
         if type(action) is PlayCard and self.phase is _PLAY:  # the same step, found sooner
+            if _NATIVE_PLAY is not None:
+                native = self._play_natively(action)
+                if native is not None:
+                    return native
             after = _APPLY_PLAY(self, action, _PLAY_DECIDE)
             if after.phase is _PLAY:  # no automatic trigger in phase PLAY
                 return after
@@ -1069,6 +1100,48 @@ class GameState(DealFacts):
         new.__class__ = GameState
         return new  # type: ignore[no-any-return]
 
+    def _play_natively(self, action: PlayCard) -> GameState | None:
+        """``self.apply(action)`` by the compiled core, or None for the Python path to take.
+
+        The hot path of a user's loop, a card played (R24–R27): the twin game in C plays it
+        and the new state gets the few fields read at every step (phase, seat, play mask),
+        sharing the deal's and the game's fields, which do not change in trick play; the
+        per-card fields wait in the twin until read.  The Python path takes everything else:
+        a card that is not playable (its :class:`IllegalActionError` names the rule) and the
+        card that completes the deal (the scoring and the deal's summary are Python's).
+        tests/test_native_lockstep.py plays both paths side by side.
+        """
+        try:
+            core = self._core
+        except AttributeError:  # the first card of the deal, or a state made by Python
+            if not self.play_mask >> action.card.index & 1:
+                return None
+            deal = self.deal_fields
+            try:
+                core = _NATIVE_PLAY(  # type: ignore[misc]
+                    self.game_fields.num_players, deal.trump, self.game_fields.rules.must_head,
+                    self.current_player, self.hand_masks, self.trick_plays, self.played_tricks,
+                    self.tricks_won, deal.folded,
+                )  # fmt: skip
+            except (TypeError, ValueError):  # fields no deal of R15 has: Python says why
+                return None
+            _set(self, "_core", core)
+        step = core.child_play(action.card.index)
+        if step is None:
+            return None
+        new: Any = _new_object(_Unfrozen)
+        new.phase = _PLAY
+        new.current_player = step[1]
+        new.deal_fields = self.deal_fields
+        new.game_fields = self.game_fields
+        new.play_mask = step[2]
+        new.history_node = (self.history_node, self.current_player, action)
+        new.is_chance_node = False
+        new.is_terminal = False
+        new._core = step[0]
+        new.__class__ = GameState
+        return new  # type: ignore[no-any-return]
+
     # scoring (R28–R34)
 
     def _scored_deal(self) -> ScoredDeal:
@@ -1139,7 +1212,8 @@ class GameState(DealFacts):
             who = "the dealer" if dealer else "a player"
             rule = "R19" if dealer else "R18"
             return f"{rule}: {who} may exchange at most {limit} cards with the stock, not {draws}"
-        return f"R20: the stock holds only {len(self.deal_fields.pack)} cards, cannot draw {draws}"
+        stock = counted(len(self.deal_fields.pack), "card")
+        return f"R20: the stock holds only {stock}, cannot draw {draws}"
 
     # ------------------------------------------------------- construction
 
@@ -1274,6 +1348,12 @@ _FIELD_NAMES: Final = tuple(
     field.name for field in attrs.fields(GameState) if field.init and field.name != "history_node"
 )
 """The fields pickled as they are; the history (the last field) is flattened."""
+
+
+_CARD_FIELDS: Final = frozenset({"hand_masks", "trick_plays", "played_tricks", "tricks_won"})
+"""The fields a state made by the compiled core fills when first read (``__getattr__``)."""
+_NATIVE_PLAY: Final = None if NATIVE is None else NATIVE.play_game
+"""The compiled core's constructor of a game in phase PLAY, or None with the Python core."""
 
 
 class _Unfrozen(DealFacts):
@@ -1600,7 +1680,7 @@ def pack_problem(pack: tuple[object, ...], size: int = 32) -> str | None:
         if type(card) is not Card:
             return f"R11: a shuffle holds Card objects only, got {card!r:.20}"
     if len(pack) != size:
-        return f"R11: a shuffle must hold all {size} cards once, got {len(pack)} cards"
+        return f"R11: a shuffle must hold all {size} cards once, got {counted(len(pack), 'card')}"
     mask = 0
     for card in pack:
         mask |= 1 << card.index  # type: ignore[attr-defined]  # a Card: checked above

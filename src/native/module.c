@@ -8,9 +8,14 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "solver.h" /* solver.c: the exact solver, solve_masks */
+
 /* Bumped whenever the module's functions change meaning, so that a stale build left in
  * a source tree is refused by bohmisch_watten._cores rather than trusted. */
 #define BW_NATIVE_ABI 1
+
+int bw_add_game(PyObject *module); /* py_game.c: the Game type and random_playouts */
+int bw_add_batch(PyObject *module); /* py_batch.c: the Batch type and heuristic_action */
 
 static PyMethodDef native_methods[] = {
     {NULL, NULL, 0, NULL},
@@ -30,7 +35,15 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (module == NULL) {
         return NULL;
     }
+    if (bw_solver_register(module) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
     if (PyModule_AddIntConstant(module, "ABI", BW_NATIVE_ABI) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (bw_add_game(module) < 0 || bw_add_batch(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -9,5 +9,11 @@ never needs numpy or the peer libraries:
 * :mod:`bohmisch_watten.adapters.gymnasium` (``[gymnasium]``): ``WattenEnv``, registered
   as ``BohmischWatten-v0``.
 
+Importing one without its extra raises an :class:`ImportError` (``ModuleNotFoundError``)
+that names the extra to install (``bohmisch_watten.adapters.gymnasium needs the
+[gymnasium] extra (gymnasium is missing): pip install 'bohmisch-watten[gymnasium]'``);
+:mod:`~bohmisch_watten.adapters.fast` and :mod:`~bohmisch_watten.adapters.arrays` need
+only numpy, which every learning extra brings.
+
 The internal ``bohmisch_watten.adapters._episodes`` holds what the three share, in pure Python.
 """

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import numpy as np
-import numpy.typing as npt
-
 from ..encoding import NUM_ACTION_IDS, action_mask_batch, observation_batch
 from ..views import PlayerView
+from ._extras import needs_extra
+
+with needs_extra(__name__, "gymnasium"):
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["action_mask_array", "observation_array"]
 

@@ -43,9 +43,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
-import numpy as np
-import numpy.typing as npt
-
 from ..actions import PLAY_ACTIONS, Action
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..bots.policy import decide
@@ -68,6 +65,11 @@ from ..seats import left_of
 from ..state import STOCK_LIMIT, GameState
 from ..tricks import CRITICAL_MASK, PlayedTrick
 from ..views import drawn_cards
+from ._extras import needs_extra
+
+with needs_extra(__name__, "gymnasium"):
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Encoder",

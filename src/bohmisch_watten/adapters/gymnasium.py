@@ -50,17 +50,19 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-
 from ..bots import Bot
 from ..encoding import num_action_ids, observation_size
 from ..rules import Rules
 from ..state import GameState
 from ._episodes import action_index
+from ._extras import needs_extra
 from ._seat_game import Paid, SeatGame
 from .fast import Memo, mask_array, mask_bits, observation_row
+
+with needs_extra(__name__, "gymnasium"):
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
 
 __all__ = ["ENV_ID", "WattenEnv"]
 

@@ -53,9 +53,6 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
-import numpy as np
-import pyspiel
-
 from ..actions import Shuffle
 from ..cards import CARDS
 from ..encoding import (
@@ -76,7 +73,12 @@ from ._episodes import (
     decisions_per_deal,
     rules_from_params,
 )
+from ._extras import needs_extra
 from ._positions import deal_start
+
+with needs_extra(__name__, "openspiel"):
+    import numpy as np
+    import pyspiel
 
 __all__ = ["GAME_NAME", "WattenGame", "WattenObserver", "WattenState"]
 

@@ -35,18 +35,20 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-
 from ..encoding import num_action_ids, observation_size
 from ..phases import Phase
 from ..rules import Rules
 from ..state import GameState, new_game
 from ._config import count_argument, players_argument, rules_argument
 from ._episodes import action_index, deal_over, deal_rewards
+from ._extras import needs_extra
 from .fast import Memo, action_for, mask_row, observation_row
+
+with needs_extra(__name__, "pettingzoo"):
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 __all__ = ["env", "raw_env"]
 

@@ -34,6 +34,12 @@ same seeds, same observations, rewards and infos, step for step (a test checks i
   returned reward is the one of the seat that chose the action.  No bot moves between
   two steps, so every step is a learner's decision.
 * **Returned arrays** are fresh copies, safe to keep.
+* **Cores** (``native``): with the compiled core built and built-in opponents only
+  (random, heuristic, or self-play), the N games run in C —
+  :class:`~bohmisch_watten.adapters.batch.BatchGames`, the same games, observations and
+  rewards step for step, its generator a twin of :class:`random.Random`.  ``native=False``
+  keeps them in Python (:attr:`WattenVectorEnv.games`, each a game with its
+  :class:`~bohmisch_watten.GameState`); ``native=True`` insists on the compiled core.
 """
 
 from __future__ import annotations
@@ -41,20 +47,24 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
-
+from .._cores import NATIVE
 from ..encoding import num_action_ids, observation_size
 from ..rules import Rules
 from ._config import count_argument
 from ._episodes import action_index
+from ._extras import needs_extra
 from ._seat_game import SeatGame
+from .batch import BatchGames, native_seat_kinds
 from .fast import Encoder
+
+with needs_extra(__name__, "gymnasium"):
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
 
 __all__ = ["WattenVectorEnv"]
 
@@ -70,6 +80,8 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             :class:`~bohmisch_watten.adapters.gymnasium.WattenEnv`, the same for every
             game.
         render_mode: None only (a batch of tables has no one picture).
+        native: None (default): the compiled core when it is built and every opponent is
+            a built-in bot; False: the Python games; True: the compiled core or an error.
 
     Raises:
         TypeError: naming the parameter, for a value of the wrong type.
@@ -90,15 +102,38 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         opponents: object = None,
         max_deals: int | str = 100,
         render_mode: str | None = None,
+        native: bool | None = None,
     ) -> None:
         self.num_envs = count_argument(num_envs, "num_envs", 1, 1_000_000)
         if render_mode is not None:
             raise ValueError(f"render_mode must be None, got {render_mode!r}")
+        if native is not None and not isinstance(native, bool):
+            raise TypeError(f"native must be a bool or None, got {type(native).__name__}")
         first = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
-        self.games: list[SeatGame] = [first] + [
-            SeatGame(first.start, first.seat, mode, first.max_deals, first.opponents)
-            for _ in range(self.num_envs - 1)
-        ]
+        compiled = NATIVE is not None and native_seat_kinds(first) is not None
+        if native and not compiled:
+            raise ValueError(
+                "native=True needs the compiled core and built-in opponents (random, "
+                "heuristic or self)"
+            )
+        self._batch: BatchGames | None = None
+        self.games: list[SeatGame] = []
+        """The N games in Python (``native=False``, or no compiled core); empty when the
+        compiled core runs them."""
+        if compiled and native is not False:
+            self._batch = BatchGames(
+                self.num_envs, players, rules=rules, seat=seat, mode=mode,
+                position=position, opponents=opponents, max_deals=max_deals,
+            )  # fmt: skip
+        else:
+            self.games = [first] + [
+                SeatGame(first.start, first.seat, mode, first.max_deals, first.opponents)
+                for _ in range(self.num_envs - 1)
+            ]
+        self.native = self._batch is not None
+        """Whether the compiled core runs the games."""
+        self.rules = first.start.rules
+        """The rules of every game."""
         n = first.start.num_players
         pack = first.start.rules.pack
         self._players = n
@@ -116,6 +151,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self._encoder = Encoder(n, self.num_envs, pack)
         self._autoreset = np.zeros(self.num_envs, np.bool_)
         self._masks: list[int] = [0] * self.num_envs
+        self._seeded = np.zeros(self.num_envs, np.bool_)
 
     # ------------------------------------------------------------------ helpers
 
@@ -127,6 +163,56 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
             self.games[i].reset(random.Random(int(generator.integers(2**62))))
         else:
             self.games[i].reset()
+
+    def _native_seed(self, i: int, seed: int | None) -> int | None:
+        """The seed of ``random.Random`` that :meth:`_restart` would give game ``i``, or
+        None where it draws on from its generator."""
+        if seed is not None or not self._seeded[i]:
+            generator, _ = seeding.np_random(seed)
+            return int(generator.integers(2**62))
+        return None
+
+    def _native_observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        batch = self._batch
+        assert batch is not None
+        everyone = np.ones(self.num_envs, np.bool_)
+        infos = {"action_mask": batch.action_masks.copy(), "_action_mask": everyone}
+        if self.self_play:
+            infos["seat"] = batch.seats.copy()
+            infos["_seat"] = everyone.copy()
+        return batch.observations.copy(), infos
+
+    def _native_step(
+        self, ids: npt.NDArray[Any]
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """:meth:`step` by the compiled core: the same checks, the same results."""
+        batch = self._batch
+        assert batch is not None
+        if ids.dtype.kind not in "iu" or ids.dtype == np.bool_:
+            # As the Python games do: every id of a game not being reset must be an
+            # integer (TypeError naming ``action``); the others are ignored.
+            autoreset = self._autoreset.tolist()
+            values = [0 if autoreset[i] else action_index(a) for i, a in enumerate(ids.tolist())]
+            ids = np.array([v if -(2**63) <= v < 2**63 else -1 for v in values], np.int64)
+        autoreset = self._autoreset
+        batch.step(ids.astype(np.int64, copy=False))
+        ended = batch.terminated.copy()
+        cut = batch.truncated.copy()
+        self._autoreset = ended | cut
+        observations, infos = self._native_observe()
+        if batch.illegal.any():
+            infos["illegal"] = batch.illegal.copy()
+            infos["_illegal"] = batch.illegal.copy()
+        if self.self_play and not autoreset.all():  # a reset pays nothing: no rewards
+            infos["rewards"] = batch.every_reward.copy()
+            infos["_rewards"] = ~autoreset
+        return observations, batch.rewards.copy(), ended, cut, infos
 
     def _observe(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         encoder = self._encoder
@@ -169,6 +255,11 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                 raise ValueError(
                     f"options['reset_mask'] must be {self.num_envs} booleans, one True at least"
                 )
+        if self._batch is not None:
+            self._batch.reset([self._native_seed(i, seeds[i]) for i in range(self.num_envs)], mask=mask)
+            self._seeded |= mask
+            self._autoreset[mask] = False
+            return self._native_observe()
         for i in np.flatnonzero(mask):
             self._restart(int(i), seeds[i])
         self._autoreset[mask] = False
@@ -192,6 +283,8 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         ids = np.asarray(actions)
         if ids.shape != (self.num_envs,):
             raise ValueError(f"actions must hold {self.num_envs} ids, got shape {ids.shape}")
+        if self._batch is not None:
+            return self._native_step(ids)
         n = self.num_envs
         rewards = [0.0] * n
         terminated = [False] * n

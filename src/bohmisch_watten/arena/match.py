@@ -27,14 +27,21 @@ from ..actions import Action
 from ..bots.base import Bot
 from ..bots.registry import make_bot
 from ..engine import Engine
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, counted
 from ..events import describe
 from ..records import MAX_TAG_CHARS
 from ..rules import Rules
 from ..state import GameState, new_game
 from .schedule import GameSpec
 
-__all__ = ["ArenaSetup", "DecisionTimeoutError", "GameResult", "play_game", "play_games"]
+__all__ = [
+    "ArenaSetup",
+    "DecisionTimeoutError",
+    "GameResult",
+    "play_game",
+    "play_games",
+    "warm_up",
+]
 
 log = logging.getLogger("bohmisch_watten.arena")
 
@@ -376,7 +383,7 @@ def _record_text(
     if forfeit is not None:
         ends = f"seat {forfeit} forfeits; {ends}"
     elif capped:
-        ends = f"adjudicated after {setup.max_deals} deals; {ends}"
+        ends = f"adjudicated after {counted(setup.max_deals, 'deal')}; {ends}"
     tags = {
         "event": f"bohmisch_watten arena, seed {setup.seed}",
         "round": str(spec.index),
@@ -387,6 +394,32 @@ def _record_text(
     return state.record().with_tags(tags).to_text()
 
 
+def warm_up(players: int, rules: Rules) -> None:
+    """Build the library's shared tables in this process before any decision is timed.
+
+    Some tables are built on first use, once per process: the exchanges of a hand, for
+    one, are shared action objects whose first use costs tens of milliseconds.  Timed
+    inside the first exchange a bot decides in a worker, that cost was charged to that
+    bot — to ``random`` as 30 ms or more a decision in a run whose games ended early,
+    when an engine forfeited.  One deal of random legal actions, every one asked of the
+    mover's view as a bot asks it, builds them all; afterwards it costs about a
+    millisecond, once per batch.
+    """
+    rng = random.Random(0)
+    state = new_game(players, rules=rules)
+    while state.deal_number == 1 and not state.is_terminal:
+        if state.is_chance_node:
+            state = state.apply(state.sample_chance(rng))
+        else:
+            assert state.current_player is not None
+            state = state.apply(rng.choice(state.view(state.current_player).legal_actions()))
+
+
 def play_games(setup: ArenaSetup, specs: Sequence[GameSpec]) -> list[GameResult]:
-    """Play a batch of games: the unit of work sent to a worker process or a Ray task."""
+    """Play a batch of games: the unit of work sent to a worker process or a Ray task.
+
+    The process is warmed up first (:func:`warm_up`), so that no bot's decision time
+    holds the library's one-time costs.
+    """
+    warm_up(setup.players, setup.rules)
     return [play_game(setup, spec) for spec in specs]

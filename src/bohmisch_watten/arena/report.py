@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from ..errors import counted
 from .match import ArenaSetup, GameResult
 from .stats import bradley_terry, fair_share_p_value, wilson_interval
 
@@ -170,20 +171,22 @@ def to_table(summary: Summary) -> str:
             f"  {line.rating:+6.0f} [{rlo:+.0f}, {rhi:+.0f}]"
         )
     rows.append(
-        f"{summary.games} games on {summary.boards} boards, {summary.setup.players} players,"
+        f"{counted(summary.games, 'game')} on {counted(summary.boards, 'board')},"
+        f" {summary.setup.players} players,"
         f" seed {summary.setup.seed}, rules: {str(summary.setup.rules) or 'default'};"
         f" fair share {summary.fair_share:.1%}; a win shared by k counts 1/k"
     )
     if summary.capped:
+        were = "was" if summary.capped == 1 else "were"
         rows.append(
-            f"{summary.capped} games reached {summary.setup.max_deals} deals and were"
-            " adjudicated (lowest score wins)"
+            f"{counted(summary.capped, 'game')} reached {counted(summary.setup.max_deals, 'deal')}"
+            f" without a winner and {were} adjudicated (lowest score wins)"
         )
     for line in summary.lines:
         if line.forfeits:
             first = line.forfeit_reasons[0] if line.forfeit_reasons else "no reason given"
             rows.append(
-                f"FORFEITS: {line.name} forfeited {line.forfeits} of {line.games} games"
+                f"FORFEITS: {line.name} forfeited {line.forfeits} of {counted(line.games, 'game')}"
                 f" ({line.forfeits / line.games:.0%}), each counted as a loss; first: {first}"
             )
     return "\n".join(rows)
@@ -290,7 +293,7 @@ def write_plot(summary: Summary, path: Path) -> None:
     axes.axhline(summary.fair_share, color="#c44e52", linestyle="--", label="fair share")
     axes.set_ylabel("win rate (95 % Wilson interval)")
     axes.set_ylim(0, 1)
-    axes.set_title(f"{summary.games} games, {summary.setup.players} players")
+    axes.set_title(f"{counted(summary.games, 'game')}, {summary.setup.players} players")
     axes.legend()
     figure.tight_layout()
     figure.savefig(path, format="png")

@@ -18,6 +18,8 @@ for a ``policy:`` spec, so the rest of the package never needs PyTorch.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -35,12 +37,20 @@ from ..encoding import (
     observation,
     observation_size,
 )
+from ..errors import check_int
 
 if TYPE_CHECKING:
     from ..actions import Action
     from ..views import PlayerView
 
-__all__ = ["CHECKPOINT_FORMAT", "PolicyBot", "PolicyNet", "read_policy", "save_policy"]
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "PolicyBot",
+    "PolicyNet",
+    "read_policy",
+    "save_policy",
+    "torch_threads",
+]
 
 CHECKPOINT_FORMAT: Final = "bohmisch_watten.policy/2"
 """The ``format`` entry of a checkpoint written by :func:`save_policy` (version 2 has
@@ -153,25 +163,64 @@ def read_policy(path: str | Path) -> PolicyNet:
     return net
 
 
+@contextmanager
+def torch_threads(threads: int | None) -> Iterator[None]:
+    """Run the block with PyTorch's intra-op threads set to ``threads``, then restore them.
+
+    :func:`torch.set_num_threads` is process-wide, so a bot must not leave it changed
+    behind its user's back: the setting is put back as soon as the block ends (the pair
+    of calls costs about a microsecond).  None leaves torch's setting alone.
+    """
+    before = torch.get_num_threads()
+    if threads is None or threads == before:
+        yield
+        return
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _check_threads(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is None:
+        return
+    check_int(value, "threads", "PolicyBot(threads=)")
+    if not (isinstance(value, int) and value >= 1):  # int: checked above
+        raise ValueError(f"PolicyBot.threads must be at least 1 or None, got {value!r}")
+
+
 @attrs.frozen
 class PolicyBot:
     """Plays the legal action its network scores highest, from its own view only.
+
+    One decision is one forward pass of a small network on a batch of one.  Spread
+    over PyTorch's default of one thread per core, such a pass spends most of its time
+    waking and joining threads (far more so when the cores are busy, as in an arena
+    whose workers fill them), so the bot runs its inference on ``threads`` threads, one
+    by default, inside :func:`torch_threads`: torch's own setting is restored after
+    every decision, so the rest of the program (training, say) keeps its threads.
 
     Attributes:
         path: the checkpoint written by :func:`save_policy` (read on the bot's first
             decision and kept by the bot, which pickles as its path).
         sample: draw the action from the network's distribution with the generator it
             is handed instead of taking the best one.
+        threads: PyTorch's intra-op threads during the bot's own inference (default
+            1); None uses torch's setting as it stands.  Torch's setting is
+            process-wide: another thread running torch while this bot decides sees it
+            too.
     """
 
     path: str = attrs.field(converter=str)
     sample: bool = False
+    threads: int | None = attrs.field(default=1, validator=_check_threads)
     _net: PolicyNet | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
     """The network, once read (on the first decision)."""
 
-    def __reduce__(self) -> tuple[type[PolicyBot], tuple[str, bool]]:
-        """Pickle as the path and the flag: the network is read again where it lands."""
-        return (PolicyBot, (self.path, self.sample))
+    def __reduce__(self) -> tuple[type[PolicyBot], tuple[str, bool, int | None]]:
+        """Pickle as the path and the settings: the network is read again where it lands."""
+        return (PolicyBot, (self.path, self.sample, self.threads))
 
     def network(self) -> PolicyNet:
         """The bot's network, read from :attr:`path` the first time and then kept."""
@@ -204,7 +253,7 @@ class PolicyBot:
             )
         obs = torch.tensor([observation(view)], dtype=torch.float32)
         mask = torch.tensor([action_mask(view)], dtype=torch.int8)
-        with torch.no_grad():
+        with torch.no_grad(), torch_threads(self.threads):
             logits, _ = net(obs, mask)
         if self.sample:
             probs = torch.softmax(logits[0], 0).tolist()

@@ -77,7 +77,8 @@ def rank_exchanges(
 
     A kept card counts its :func:`card_value`; a card drawn from the stock the mean
     value of the cards this seat has not seen; the trump card, if taken, its own value
-    (R19).  Ties keep the order of ``legal``.
+    (R19).  Ties keep the order of ``legal``; every sum runs in card order, so the
+    result is the same in every process (and in the compiled core's twin).
     """
     trump = trump_card.suit
     draw = mean_unseen_value([*hand, trump_card], trump)
@@ -86,7 +87,9 @@ def rank_exchanges(
     ranked: list[tuple[Action, float]] = []
     for action in legal:
         if isinstance(action, Exchange):
-            given = sum(values[card] for card in action.discard)
+            # In card order: a frozenset's order follows the cards' addresses, and a sum of
+            # floats in another order may differ in its last bit, breaking a tie otherwise.
+            given = sum([values[card] for card in sorted(action.discard)])
             drawn = len(action.discard)
             gain = 0.0
             if action.take_trump_card:

@@ -1,8 +1,10 @@
 """The subcommands of ``python -m bohmisch_watten``, one module each.
 
-A subcommand module exposes ``DESCRIPTION`` (one line), ``add_arguments(parser)`` and
-``run(args) -> int``; adding one is an import and a line in :data:`COMMANDS`.  Every
-subcommand also gets ``--rules`` (see :func:`bohmisch_watten.parse_rules`).
+A subcommand module exposes ``DESCRIPTION`` (one line), ``TAKES_RULES`` (whether it
+gets ``--rules``, see :func:`bohmisch_watten.parse_rules`: the commands that start games
+do, ``review`` and ``engine``, whose games bring their rules, do not),
+``add_arguments(parser)`` and ``run(args) -> int``; adding one is an import and a line
+in :data:`COMMANDS`.
 
 Importing this package imports no optional extra: a subcommand that needs one (``serve``
 needs ``[web]``) imports it only when it runs, so the base install's command line

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..arena import run_arena
 from ..arena.backends import BACKENDS
@@ -21,14 +21,34 @@ from ..arena.report import to_csv, to_json_dict, to_table, write_plot
 from ..arena.schedule import schedule
 from ..bots.registry import BOT_NAMES
 from ..engine.spec import split_specs
+from ..errors import counted
+from ..rules import Rules
+from ._table_rules import pick_rules, suggestion_note, unfinished_advice, warning
 
-__all__ = ["DESCRIPTION", "add_arguments", "run"]
+__all__ = ["DESCRIPTION", "TAKES_RULES", "add_arguments", "run"]
+
+TAKES_RULES: Final = True
+"""Gets ``--rules``: the games it starts are played under them."""
 
 DESCRIPTION = "Play bots against each other (duplicate format, leagues) and print their table."
 
 _EPILOG = """\
 bots: {names}; parameters after colons, e.g. search:rollouts=60:rollout=random.
-A name given twice is two contestants, labelled random, random#2, ...
+A name given twice is two contestants, labelled random, random#2, ...; one spec alone
+seats that bot at every seat (--players contestants); without --bots the heuristic
+plays against a random bot at each other seat.
+
+your own bot (docs/tutorial-bots.md):
+  ./mybot.py:MyBot         a class (or a function (view, rng) -> action) in a file
+  mypackage.bots.MyBot     a class on sys.path, by its dotted path
+  engine:COMMAND ARGS      a program in any language speaking the engine protocol
+                           (docs/engine-protocol.md); engine[KEY=VALUE]:... sets options
+  policy:PATH              a trained policy checkpoint (extra [train])
+  parameters follow after colons as for the built-in bots: ./mybot.py:MyBot:depth=3
+
+rules: without --rules, 2 to 4 players play the default rules and 5 to 7 the rules
+suggested for the table (plus_fifty=true, RULES.md §9.3), said in one line; rules
+under which a game of 5 to 7 may never end are played with a warning.
 
 forfeits: a bot that raises, returns an illegal action or runs over --decision-timeout
 loses that game; the log has one "forfeit:" line per game (the exception with the bot's
@@ -67,15 +87,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=range(2, 8),
         default=4,
         metavar="N",
-        help="seats (R1): 2 to 4, or to 7 with --rules pack=36 (default 4)",
+        help="seats (R1): 2 to 4, or to 7 with --pack 36 (default 4)",
+    )
+    parser.add_argument(
+        "--pack",
+        type=int,
+        choices=(32, 36),
+        help="cards in the pack (R6); overrides pack= of --rules (default 32)",
     )
     parser.add_argument(
         "--bots",
-        default="heuristic,random,random,random",
-        help="comma-separated bot specs, one per contestant; more than --players makes a"
-        " league; engine:COMMAND ARGS plays a program in any language over the engine"
-        " protocol (engine[KEY=VALUE ...]:COMMAND ARGS sets its options), see"
-        " docs/engine-protocol.md (default: heuristic,random,random,random)",
+        default=None,
+        help="comma-separated bot specs, one per contestant, or one for every seat; more"
+        " than --players makes a league; your own bot as ./file.py:Class,"
+        " package.module.Class or engine:COMMAND ARGS (see below) (default: heuristic and"
+        " a random bot at each other seat)",
     )
     parser.add_argument(
         "--games",
@@ -123,6 +149,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _contestants(text: str | None, players: int) -> list[str]:
+    """The contestants of ``--bots``: one spec alone plays every seat; by default the
+    heuristic against a random bot at each other seat."""
+    if text is None:
+        return ["heuristic", *["random"] * (players - 1)]
+    specs = split_specs(text)
+    return specs * players if len(specs) == 1 else specs
+
+
+def _rules(args: argparse.Namespace) -> tuple[Rules, bool]:
+    """The rules to play and whether they are the table's suggestion (see
+    :func:`~bohmisch_watten.commands._table_rules.pick_rules`)."""
+    overrides = {} if args.pack is None else {"pack": args.pack}
+    pack = args.pack or (args.rules or Rules()).pack
+    most = Rules(pack=pack).max_players
+    if args.players > most:
+        raise ValueError(
+            f"--players {args.players}: {pack} cards seat 2 to {most} players (R1);"
+            " five to seven play with --pack 36"
+        )
+    return pick_rules(args.players, args.rules, overrides)
+
+
 def _progress_bar(total: int, quiet: bool) -> Any:
     tqdm: Any = importlib.import_module("tqdm").tqdm
     return tqdm(
@@ -143,10 +192,14 @@ def run(args: argparse.Namespace) -> int:
         2 for bad options or a missing extra.
     """
     try:
-        bots = split_specs(args.bots)
+        bots = _contestants(args.bots, args.players)
+        rules, suggested = _rules(args)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    caution = suggestion_note(args.players, rules) if suggested else warning(args.players, rules)
+    if caution is not None:
+        print(caution, file=sys.stderr)
     if args.plot is not None:
         try:
             import matplotlib  # noqa: F401
@@ -174,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
             players=args.players,
             games=args.games,
             seed=args.seed,
-            rules=args.rules,
+            rules=rules,
             jobs=args.jobs,
             backend=args.backend,
             address=args.address,
@@ -189,6 +242,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     print(to_table(summary))
+    if summary.capped:
+        print(f"Unfinished: {unfinished_advice(args.players, rules)}.")
     if args.json is not None:
         args.json.write_text(json.dumps(to_json_dict(summary), indent=2) + "\n", encoding="utf-8")
     if args.csv is not None:
@@ -205,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
     forfeited = sum(result.forfeit is not None for result in results)
     if forfeited and not args.allow_forfeits:
         print(
-            f"error: {forfeited} of {len(results)} games ended in a forfeit (see FORFEITS);"
+            f"error: {forfeited} of {counted(len(results), 'game')} ended in a forfeit"
+            " (see FORFEITS);"
             " exit status 1 (--allow-forfeits: 0)",
             file=sys.stderr,
         )

@@ -49,17 +49,21 @@ def _rules(text: str) -> Rules:
 
 
 def _add_rules(parser: argparse.ArgumentParser) -> None:
+    """``--rules``; None when not given, so a command can tell "default" from nothing
+    (five to seven seats then play :func:`~bohmisch_watten.suggested_rules`)."""
     parser.add_argument(
         "--rules",
         type=_rules,
-        default=Rules(),
+        default=None,
         metavar="RULES",
-        help='the variants, e.g. "schleck=none,must_head=false" (default: the default rules)',
+        help='the variants, e.g. "schleck=none,must_head=false", or "default" (default: the'
+        " rules suggested for the table, RULES.md §9.3: the default rules for 2 to 4"
+        " players, plus_fifty=true for 5 to 7)",
     )
 
 
 def build_parser(command: str = DEFAULT_COMMAND, *, prog: str = PROG) -> argparse.ArgumentParser:
-    """The parser of one subcommand: its own options plus ``--rules``.
+    """The parser of one subcommand: its own options, and ``--rules`` if it plays games.
 
     Raises:
         KeyError: for an unknown subcommand.
@@ -72,7 +76,8 @@ def build_parser(command: str = DEFAULT_COMMAND, *, prog: str = PROG) -> argpars
         description=f"{module.DESCRIPTION}  Subcommand {command!r}{default};"
         f" other subcommands: {others} (see {prog} SUBCOMMAND --help).",
     )
-    _add_rules(parser)
+    if module.TAKES_RULES:
+        _add_rules(parser)
     module.add_arguments(parser)
     return parser
 

@@ -14,20 +14,24 @@ import argparse
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Final, TextIO
-
-import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCritical
 from ..bots.base import Bot
 from ..bots.heuristic import HeuristicBot
 from ..bots.registry import make_bot
 from ..cards import CRITICALS, Card, Suit
+from ..errors import counted
 from ..phases import Phase
 from ..rules import Overshoot, Rules, Schleck
 from ..state import GameState, new_game
+from ._table_rules import pick_rules, suggestion_note, unfinished_advice, warning
 
-__all__ = ["DESCRIPTION", "add_arguments", "play_and_print", "run"]
+__all__ = ["DESCRIPTION", "TAKES_RULES", "add_arguments", "play_and_print", "run"]
+
+TAKES_RULES: Final = True
+"""Gets ``--rules``: the games it starts are played under them."""
 
 DESCRIPTION = "Play one game of Böhmisch Watten between the library's bots and print it."
 
@@ -87,6 +91,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=500,
         help="stop after this many deals (default 500)",
     )
+    parser.add_argument(
+        "--save",
+        type=Path,
+        metavar="PATH",
+        help="write the game's record to PATH (JSON if it ends in .json, else the text"
+        " form), for review PATH or examples/replay_record.py",
+    )
     variants = parser.add_argument_group("variants (RULES.md §8)")
     variants.add_argument("--pack", type=int, choices=(32, 36), help="cards in the pack (R6)")
     variants.add_argument("--schleck", choices=[s.value for s in Schleck])
@@ -131,7 +142,8 @@ def _print_deal_start(state: GameState, out: TextIO) -> None:
     )
     for seat in range(n):
         print(
-            f"  seat {seat}: {_cards(state.hands[seat])}  ({state.scores[seat]} points)", file=out
+            f"  seat {seat}: {_cards(state.hands[seat])}  ({counted(state.scores[seat], 'point')})",
+            file=out,
         )
 
 
@@ -157,6 +169,7 @@ def play_and_print(
     out: TextIO,
     *,
     bots: Sequence[Bot] | None = None,
+    note: str | None = None,
 ) -> GameState:
     """Play one game between ``bots`` seeded by ``random.Random(seed)`` and print it.
 
@@ -172,6 +185,7 @@ def play_and_print(
         out: where to print.
         bots: one bot per seat; by default a :class:`~bohmisch_watten.bots.HeuristicBot`
             at every seat.
+        note: a line printed under the title (the rules chosen for the table).
 
     Returns:
         The last state: the end of the game, or the state where it was stopped.
@@ -189,12 +203,18 @@ def play_and_print(
         file=out,
     )
     legend = LEGEND if rules.pack == 32 else LEGEND.replace("8 7 (O", "8 7 6 (O")  # R6
+    if note is not None:
+        print(note, file=out)
     print(legend, file=out)
     while not state.is_terminal:
         action: Action
         if state.is_chance_node:
             if state.deal_number > max_deals:
-                print(f"\nStopped after {max_deals} deals without a winner.", file=out)
+                print(
+                    f"\nStopped after {counted(max_deals, 'deal')} without a winner:"
+                    f" {unfinished_advice(num_players, rules)}.",
+                    file=out,
+                )
                 return state
             action = state.sample_chance(rng)
         else:
@@ -231,7 +251,7 @@ def play_and_print(
                 f"Scores: {', '.join(f'seat {s}: {p}' for s, p in enumerate(summary.scores))}",
                 file=out,
             )
-    print(f"\nGame over after {state.deal_number} deals.", file=out)
+    print(f"\nGame over after {counted(state.deal_number, 'deal')}.", file=out)
     print(f"Winners: {', '.join(f'seat {s}' for s in state.winners)}", file=out)
     print(f"Losers: {', '.join(f'seat {s}' for s in state.losers)}", file=out)
     return state
@@ -250,18 +270,34 @@ _VARIANTS = (
 )
 
 
+def _save(path: Path, state: GameState, seed: int, specs: Sequence[str]) -> None:
+    """Write the game's record, tagged with the seed and each seat's bot (R35)."""
+    tags = {"event": f"bohmisch_watten demo, seed {seed}"}
+    tags.update({f"seat{seat}": spec for seat, spec in enumerate(specs)})
+    record = state.record().with_tags(tags)
+    text = record.to_json(indent=1) + "\n" if path.suffix.lower() == ".json" else record.to_text()
+    path.write_text(text, encoding="utf-8")
+
+
 def run(args: argparse.Namespace) -> int:
-    """Play and print the game the options ask for; returns the exit status."""
+    """Play and print the game the options ask for; returns the exit status.
+
+    Without ``--rules`` and variant options a table of five to seven plays
+    :func:`~bohmisch_watten.suggested_rules` (said in a line under the title); rules
+    under which its game may never end are played as given, with a warning.
+    """
     try:
         given: dict[str, Any] = {
             name: getattr(args, name) for name in _VARIANTS if getattr(args, name) is not None
         }
-        rules = attrs.evolve(args.rules, **given)
-        if args.players > rules.max_players:
+        pack = given.get("pack", (args.rules or Rules()).pack)
+        max_players = Rules(pack=pack).max_players
+        if args.players > max_players:
             raise ValueError(
-                f"--players {args.players}: {rules.pack} cards seat 2 to {rules.max_players}"
+                f"--players {args.players}: {pack} cards seat 2 to {max_players}"
                 " players (R1); five to seven play with --pack 36"
             )
+        rules, suggested = pick_rules(args.players, args.rules, given)
         if not 0 <= args.dealer < args.players:
             raise ValueError(f"--dealer must be a seat from 0 to {args.players - 1}")
         specs = [spec for spec in args.bots.split(",") if spec.strip()] or ["heuristic"]
@@ -270,10 +306,24 @@ def run(args: argparse.Namespace) -> int:
         if len(specs) != args.players:
             raise ValueError(f"--bots: {args.players} seats need 1 or {args.players} bot specs")
         bots = [make_bot(spec) for spec in specs]
+        if args.save is not None and not args.save.parent.is_dir():
+            raise ValueError(f"--save {args.save}: no folder {args.save.parent}")
     except (ValueError, ImportError) as error:  # ImportError: a bot's extra is missing
         print(f"error: {error}", file=sys.stderr)
         return 2
-    play_and_print(
-        args.players, rules, args.seed, args.dealer, args.max_deals, sys.stdout, bots=bots
-    )
+    note = suggestion_note(args.players, rules) if suggested else None
+    caution = None if suggested else warning(args.players, rules)
+    if caution is not None:
+        print(caution, file=sys.stderr)
+    end = play_and_print(
+        args.players, rules, args.seed, args.dealer, args.max_deals, sys.stdout,
+        bots=bots, note=note,
+    )  # fmt: skip
+    if args.save is not None:
+        try:
+            _save(args.save, end, args.seed, specs)
+        except OSError as error:
+            print(f"error: --save {args.save}: {error.strerror or error}", file=sys.stderr)
+            return 2
+        print(f"\nSaved the record to {args.save}.")
     return 0

@@ -10,11 +10,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Final
 
 from ..bots.registry import BOT_NAMES, make_bot
 from ..engine.serve import serve
 
-__all__ = ["DESCRIPTION", "add_arguments", "run"]
+__all__ = ["DESCRIPTION", "TAKES_RULES", "add_arguments", "run"]
+
+TAKES_RULES: Final = False
+"""No ``--rules``: the host sends each game's rules in ``new_game``."""
 
 DESCRIPTION = "Serve a bot over the engine protocol (JSON lines on stdin/stdout)."
 
@@ -22,7 +26,7 @@ DESCRIPTION = "Serve a bot over the engine protocol (JSON lines on stdin/stdout)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``engine``."""
     parser.epilog = (
-        "--rules is not used: the host sends the rules of each game in new_game."
+        "The host sends the rules of each game in new_game."
         " The protocol is described in docs/engine-protocol.md."
     )
     parser.add_argument(

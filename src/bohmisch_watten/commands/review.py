@@ -1,7 +1,8 @@
 """``python -m bohmisch_watten review GAME``: judge every decision of a recorded game.
 
 GAME is a record file in either form (text or JSON, see
-:mod:`bohmisch_watten.records`).  The table goes to standard output, the progress bar to
+:mod:`bohmisch_watten.records`) or a state saved with ``state.to_json()``
+(:func:`~bohmisch_watten.review.load_game`).  The table goes to standard output, the progress bar to
 standard error; ``--json`` and ``--plot`` write files.
 """
 
@@ -12,15 +13,17 @@ import importlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..bots.registry import BOT_NAMES, make_bot
 from ..errors import FormatError
-from ..records import load_record
-from ..review import Judge, default_judge, review
+from ..review import Judge, default_judge, load_game, review
 from ..review.report import format_table, write_plot
 
-__all__ = ["DESCRIPTION", "add_arguments", "run"]
+__all__ = ["DESCRIPTION", "TAKES_RULES", "add_arguments", "run"]
+
+TAKES_RULES: Final = False
+"""No ``--rules``: the record's own rules are used."""
 
 DESCRIPTION = "Judge every decision of a recorded game: losses, mistakes, a graph."
 
@@ -28,10 +31,14 @@ _EPILOG = """\
 The judge sees only what the deciding seat saw.  Values and losses are expected points
 toward zero in the deal; a loss of at least 0.5 is an inaccuracy, 1 a mistake, 2 a
 blunder.  Bots that can judge (they have hint and evaluate): {names}, with
-parameters after colons.  The rules are the record's own: --rules is not used.
+parameters after colons.  The rules are the record's own.
+
+GAME: a record (text or JSON: the demo's --save, the arena's --records, a server's
+GET /api/tables/ID/record) or a state saved with state.to_json().
 
 example:
-  python -m bohmisch_watten review examples/sample_record.txt --seats 0,2 \\
+  python -m bohmisch_watten demo --seed 1 --save game.txt
+  python -m bohmisch_watten review game.txt --seats 0,2 \\
       --bot search:rollouts=240 --seed 1 --json review.json --plot review.png
 """
 
@@ -50,7 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     judges = [name for name in BOT_NAMES if isinstance(make_bot(name), Judge)]
     parser.epilog = _EPILOG.format(names=", ".join(judges))
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("game", type=Path, metavar="GAME", help="a record file (text or JSON)")
+    parser.add_argument(
+        "game",
+        type=Path,
+        metavar="GAME",
+        help="a record file (text or JSON) or a saved state (state.to_json())",
+    )
     parser.add_argument("--seats", type=_seats, help="the seats to review, e.g. 0,2 (default all)")
     parser.add_argument(
         "--bot",
@@ -88,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             return _error("--plot needs matplotlib: pip install 'bohmisch-watten[plot]'")
     try:
-        record = load_record(args.game.read_bytes())
+        record = load_game(args.game.read_bytes())
     except OSError as error:
         return _error(f"cannot read {args.game}: {error.strerror or error}")
     except FormatError as error:

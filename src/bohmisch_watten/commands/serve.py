@@ -15,7 +15,10 @@ import sys
 from types import ModuleType
 from typing import Final
 
-__all__ = ["DESCRIPTION", "EXTRA_HINT", "add_arguments", "run"]
+__all__ = ["DESCRIPTION", "EXTRA_HINT", "TAKES_RULES", "add_arguments", "run"]
+
+TAKES_RULES: Final = True
+"""Gets ``--rules``: the games it starts are played under them."""
 
 DESCRIPTION: Final = "Play in the browser: a game server where people sit with bots."
 

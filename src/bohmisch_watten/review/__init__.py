@@ -27,9 +27,13 @@ from ..actions import Action, Exchange, Fold, LeaveCritical, PlayCard, TakeCriti
 from ..bots import registry
 from ..bots.search import SearchBot
 from ..cards import Card
+from ..errors import FormatError
+from ..notation import MAX_DOCUMENT_CHARS, check_text
 from ..phases import Phase
-from ..records import GameRecord, replay
+from ..records import GameRecord, load_record, replay
 from ..rules import Rules
+from ..serialization import from_json
+from ..state import GameState
 
 if TYPE_CHECKING:
     from ..views import PlayerView
@@ -49,6 +53,7 @@ __all__ = [
     "default_judge",
     "in_words",
     "label_for",
+    "load_game",
     "review",
 ]
 
@@ -95,6 +100,7 @@ def in_words(action: Action) -> str:
     The notation's ``exchange`` with no card reads as an exchange but means keeping the
     hand and playing (R18); a review says what happened.
 
+    >>> from bohmisch_watten import Card, Exchange, Fold
     >>> from bohmisch_watten.review import in_words
     >>> in_words(Exchange(frozenset())), in_words(Fold())
     ('kept your hand', 'folded')
@@ -367,6 +373,31 @@ def label_for(loss: float) -> Label | None:
     if loss >= INACCURACY:
         return "inaccuracy"
     return None
+
+
+def load_game(text: str | bytes, *, max_chars: int = MAX_DOCUMENT_CHARS) -> GameRecord:
+    """The record of a saved game: a record in either form, or a saved state.
+
+    A record is read by :func:`~bohmisch_watten.load_record` (text or JSON); a state
+    saved with :meth:`GameState.to_json <bohmisch_watten.GameState.to_json>` (what a
+    UI's "save" writes) is read and checked by :func:`~bohmisch_watten.from_json` and
+    gives its :meth:`~bohmisch_watten.GameState.record`: the game up to that state.
+
+    Raises:
+        FormatError: for anything that is neither, naming what it got.
+    """
+    text = check_text(text, "a saved game", max_chars)
+    if not text.lstrip().startswith("{"):
+        return load_record(text, max_chars=max_chars)  # the text form of a record
+    loaded = from_json(text, max_chars=max_chars)  # any document: its format says which
+    if isinstance(loaded, GameRecord):
+        return loaded
+    if isinstance(loaded, GameState):
+        return loaded.record()
+    raise FormatError(
+        "expected a bohmisch_watten.record or bohmisch_watten.state document (a saved game),"
+        f" got a {type(loaded).__name__} document"
+    )
 
 
 def default_judge() -> Judge:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from ..errors import counted
 from . import BLUNDER, INACCURACY, MISTAKE, Decision, Review, SeatSummary, in_words
 
 __all__ = ["format_table", "write_plot"]
@@ -121,7 +122,7 @@ def write_plot(review: Review, path: Path) -> None:
         axes.axhline(0, color="#2a8a3a", lw=0.8, ls="--")
         summary = next(s for s in review.summaries if s.seat == seat)
         axes.set_title(
-            f"seat {seat}: {summary.decisions} decisions, average loss"
+            f"seat {seat}: {counted(summary.decisions, 'decision')}, average loss"
             f" {summary.average_loss:.2f}; inaccuracies {summary.inaccuracies},"
             f" mistakes {summary.mistakes}, blunders {summary.blunders}",
             fontsize=9,

@@ -5,8 +5,9 @@
   address (DNS rebinding) sends the attacker's name there, so it can neither read the
   API nor open a websocket.  By default the server serves the loopback names only;
   the operator names the others (``serve --allowed-host``).
-* **Cross-site writes.**  A request that changes anything (every method but ``GET``,
-  ``HEAD`` and ``OPTIONS``) must say ``Content-Type: application/json`` (415 otherwise),
+* **Cross-site writes.**  A request that may change anything (``POST``, ``PUT``,
+  ``PATCH``, ``DELETE``: the methods with a body; any other method is the routes' to
+  refuse, 405) must say ``Content-Type: application/json`` (415 otherwise),
   which a page of another site cannot send without the browser asking the server
   first (CORS, which this server never allows), and if it carries an ``Origin`` it
   must be the server's own or one the operator allows (403 otherwise).
@@ -24,7 +25,7 @@ __all__ = ["LOOPBACK", "HostGuard", "host_name", "same_origin"]
 LOOPBACK: Final = frozenset({"localhost", "127.0.0.1", "::1"})
 """The host names a server serves unless the operator names others."""
 
-_SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+_WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _HEADERS: Final = [
     (b"content-type", b"application/json"),
     (b"x-content-type-options", b"nosniff"),
@@ -94,7 +95,7 @@ class HostGuard:
                 f"this server does not serve the host {(host or '')[:60]!r}"
                 " (the operator allows host names with serve --allowed-host)"
             )
-        if scope["type"] != "http" or scope.get("method") in _SAFE_METHODS:
+        if scope["type"] != "http" or scope.get("method") not in _WRITES:
             return None
         media = (_header(scope, b"content-type") or "").partition(";")[0].strip().lower()
         if media != "application/json":

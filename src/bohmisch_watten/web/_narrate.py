@@ -246,9 +246,14 @@ def _exchange_line(event: Exchanged, names: Sequence[str], lang: str) -> str:
         got = _(", draw {drawn}", drawn=drawn) if drawn else ""
         return _("You play and exchange {given}{got}{trump}.", given=given, got=got, trump=trump)
     trump = _(" and takes the trump card") if event.took_trump_card else ""
+    name = names[event.seat]
+    if event.count == 0:  # R19: taking the trump card gives up a card, so not with none
+        return _("{name} plays and exchanges no cards.", name=name)
+    if event.count == 1:
+        return _("{name} plays and exchanges 1 card{trump}.", name=name, trump=trump)
     return _(
-        "{name} plays and exchanges {count} card(s){trump}.",
-        name=names[event.seat],
+        "{name} plays and exchanges {count} cards{trump}.",
+        name=name,
         count=event.count,
         trump=trump,
     )

@@ -25,7 +25,8 @@ _TABLE_ID: Final = {
 
 def _errors(*codes: int) -> dict[str, Any]:
     why = {
-        400: "A request that is refused: the message says why; nothing changed.",
+        400: "A request that is refused (also one naming a host the server does not"
+        " serve): the message says why; nothing changed.",
         404: "No such table (or it expired).",
         408: "The body did not come in time.",
         409: "The game is not over yet.",
@@ -37,6 +38,44 @@ def _errors(*codes: int) -> dict[str, Any]:
         str(code): {"description": why[code], "content": {"application/json": {"schema": _ERROR}}}
         for code in codes
     }
+
+
+_RETRY_AFTER: Final = {
+    "Retry-After": {
+        "description": "Whole seconds to wait before asking again.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+
+
+def _busy(why: str) -> dict[str, Any]:
+    """An answer that says when to ask again (``Retry-After``)."""
+    return {
+        "description": why,
+        "headers": _RETRY_AFTER,
+        "content": {"application/json": {"schema": _ERROR}},
+    }
+
+
+def _options(methods: str) -> dict[str, Any]:
+    """The ``OPTIONS`` operation of a path taking ``methods``."""
+    return {
+        "summary": "The methods this path takes, in Allow.",
+        "responses": {
+            "204": {
+                "description": f"Allow: {methods}.",
+                "headers": {"Allow": {"schema": {"type": "string"}, "required": True}},
+            },
+            **_errors(400),
+        },
+    }
+
+
+def _link(operation: str, parameter: str = "table") -> dict[str, Any]:
+    """A link from a created table to ``operation`` on it (Schemathesis's stateful
+    phase follows them)."""
+    return {"operationId": operation, "parameters": {parameter: "$response.body#/table"}}
 
 
 def _bots_text() -> str:
@@ -99,6 +138,7 @@ def openapi() -> dict[str, Any]:
             "bots": {
                 "type": "array",
                 "maxItems": 8,
+                "minItems": 1,
                 "items": {"type": "string", "maxLength": 120},
                 "description": _bots_text(),
             },
@@ -108,8 +148,9 @@ def openapi() -> dict[str, Any]:
                 "type": "array",
                 "maxItems": 8,
                 "items": {"type": "string", "maxLength": 30},
-                "description": "The people's display names: no control or direction"
-                " characters, not 'You' or 'Seat N'.",
+                "description": "The people's display names, read in NFKC: no control or"
+                " direction characters, no lookalike alphabets mixed (Latin with Cyrillic or"
+                " Greek), nothing that reads like 'You' or 'Seat N'.",
             },
         },
     }
@@ -144,6 +185,7 @@ def openapi() -> dict[str, Any]:
         "paths": {
             "/api/tables": {
                 "get": {
+                    "operationId": "listTables",
                     "summary": "The open tables (all=1: the finished ones too).",
                     "parameters": [
                         {
@@ -167,10 +209,12 @@ def openapi() -> dict[str, Any]:
                                     }
                                 }
                             },
-                        }
+                        },
+                        **_errors(400),
                     },
                 },
                 "post": {
+                    "operationId": "createTable",
                     "summary": "Create a table; each person gets a link.",
                     "requestBody": {
                         "required": True,
@@ -180,13 +224,20 @@ def openapi() -> dict[str, Any]:
                         "201": {
                             "description": "The table and its links.",
                             "content": {"application/json": {"schema": created}},
+                            "links": {
+                                "GetTable": _link("getTable"),
+                                "GetRecord": _link("getRecord"),
+                                "GetReview": _link("getReview"),
+                            },
                         },
                         **_errors(400, 408, 413, 415, 429),
                     },
                 },
+                "options": _options("GET, POST, HEAD, OPTIONS"),
             },
             "/api/tables/{table}": {
                 "get": {
+                    "operationId": "getTable",
                     "summary": "One table, as the list shows it.",
                     "parameters": [_TABLE_ID],
                     "responses": {
@@ -194,12 +245,14 @@ def openapi() -> dict[str, Any]:
                             "description": "The table.",
                             "content": {"application/json": {"schema": table_summary}},
                         },
-                        **_errors(404),
+                        **_errors(400, 404),
                     },
-                }
+                },
+                "options": _options("GET, HEAD, OPTIONS"),
             },
             "/api/tables/{table}/record": {
                 "get": {
+                    "operationId": "getRecord",
                     "summary": "The game's record (load_record reads it) once it is over.",
                     "parameters": [_TABLE_ID],
                     "responses": {
@@ -207,33 +260,42 @@ def openapi() -> dict[str, Any]:
                             "description": "The record.",
                             "content": {"text/plain": {"schema": {"type": "string"}}},
                         },
-                        **_errors(404, 409),
+                        **_errors(400, 404, 409),
                     },
-                }
+                },
+                "options": _options("GET, HEAD, OPTIONS"),
             },
             "/api/tables/{table}/review": {
                 "get": {
-                    "summary": "The review of the people's decisions once the game is over.",
+                    "operationId": "getReview",
+                    "summary": "The review of the people's decisions once the game is over:"
+                    " computed once per game by review workers of its own (docs/server.md).",
                     "parameters": [_TABLE_ID],
                     "responses": {
                         "200": {
                             "description": "The review.",
                             "content": {"application/json": {"schema": {"type": "object"}}},
                         },
-                        **_errors(404, 409),
+                        **_errors(400, 404, 409),
+                        "429": _busy("This address started too many reviews lately."),
+                        "503": _busy("Every review worker is busy and the queue full."),
                     },
-                }
+                },
+                "options": _options("GET, HEAD, OPTIONS"),
             },
             "/openapi.json": {
                 "get": {
+                    "operationId": "openapi",
                     "summary": "This document.",
                     "responses": {
                         "200": {
                             "description": "The OpenAPI document.",
                             "content": {"application/json": {"schema": {"type": "object"}}},
-                        }
+                        },
+                        **_errors(400),
                     },
-                }
+                },
+                "options": _options("GET, HEAD, OPTIONS"),
             },
         },
         "components": {

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import Final
 
 from ..cards import CARDS
+from ..rules import Rules, rules_values, suggested_rules
 from ..svg import card_back_svg, card_svg
 from ._i18n import DEFAULT, LANGUAGES, gettext, messages
 from ._players import BOT_KINDS
@@ -92,12 +93,33 @@ def render_page(token: str | None, *, table: int | None = None, lang: str = DEFA
     )
 
 
+@lru_cache(maxsize=1)
+def _rules_json() -> str:
+    """The rules the lobby's choices start from: every field's default, and the rules
+    :func:`~bohmisch_watten.suggested_rules` suggests for each pack and table size
+    (RULES.md §9.3: ``plus_fifty`` from five seats on, so such a game ends).
+
+    A suggestion names only the fields that differ from the defaults.  The page fills
+    its choices with them and writes the chosen ones back as the rules
+    notation the API reads, so the person never has to know it.
+    """
+    suggested = {
+        str(pack): {
+            str(players): rules_values(suggested_rules(players, pack), changed_only=True)
+            for players in range(2, Rules(pack=pack).max_players + 1)
+        }
+        for pack in (32, 36)
+    }
+    return _json_for_script({"defaults": rules_values(Rules()), "suggested": suggested})
+
+
 def render_lobby(lang: str = DEFAULT) -> str:
     """The lobby in ``lang``: the open tables and a form to create one, both through the
-    HTTP API."""
+    HTTP API; each rule variant is a named choice that starts at the suggested rules."""
     return (
         _translate(_asset("lobby.html"), lang)
-        .replace("{css}", _asset("table.css"))
+        .replace("{css}", _asset("table.css") + _asset("lobby.css"))
         .replace("{bots}", _json_for_script(list(BOT_KINDS)))
+        .replace("{suggestions}", _rules_json())
         .replace("{messages}", _catalog_json(lang))
     )

@@ -8,23 +8,37 @@
   client has read what was sent before, which a client that never reads never does,
   and the connection would stay open for ever.  A client that answers no ping is cut
   the same way.
+* A websocket's **control frames count**: uvicorn answers every ping at once with a
+  pong written past the app's outgoing queue, so a client that sends pings without
+  reading grew the server by hundreds of MB.  Here the pings and pongs a client sends
+  are limited like its messages (:attr:`GuardedWebSocket.control_rate` a second, bursts
+  of twice as many; ``serve --rate``), and a pong is answered only while what waits
+  for the client to read stays under :data:`MAX_UNSENT` bytes; past either the
+  connection is cut.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
 from websockets.http11 import Request
 
 from ._outbox import ABORT
+from ._rate import Bucket
 
 __all__ = ["HEAD_TIMEOUT", "GuardedHTTP", "GuardedWebSocket"]
 
 HEAD_TIMEOUT: Final = 10.0
 """Seconds a client has to send a request's head (the line and the headers)."""
+CONTROL_RATE: Final = 20.0
+"""The pings and pongs a websocket client may send a second by default (``--rate``'s)."""
+MAX_UNSENT: Final = 1 << 20
+"""The most bytes waiting for a websocket client to read (the app's frames are held to
+this by their own queue, :mod:`._outbox`); a pong past it cuts the connection."""
 
 
 class GuardedHTTP(H11Protocol):
@@ -69,7 +83,39 @@ class GuardedHTTP(H11Protocol):
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """uvicorn's websocket protocol, offering the app a way to cut the connection."""
+    """uvicorn's websocket protocol, offering the app a way to cut the connection and
+    limiting the client's control frames (the module's docstring)."""
+
+    control_rate: ClassVar[float] = CONTROL_RATE
+    """Pings and pongs a client may send a second (:meth:`limited` sets another)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._controls = Bucket(self.control_rate)
+
+    @classmethod
+    def limited(cls, rate: float) -> type[GuardedWebSocket]:
+        """The protocol with ``rate`` control frames a second (``serve --rate``)."""
+        return type(cls.__name__, (cls,), {"control_rate": float(rate)})
+
+    def _over(self, why: str) -> bool:
+        """Whether the client is over a limit; if so its connection is cut."""
+        if self.transport.is_closing():
+            return True
+        if self._controls.take() and self.transport.get_write_buffer_size() <= MAX_UNSENT:
+            return False
+        self.logger.info("cutting a websocket: %s", why)
+        self.close_sent = True
+        self.transport.abort()  # a close frame would wait behind what it does not read
+        return True
+
+    def handle_ping(self) -> None:
+        if not self._over("too many pings, or pongs it does not read"):
+            super().handle_ping()
+
+    def handle_pong(self, event: Frame) -> None:
+        if not self._over("too many pongs"):
+            super().handle_pong(event)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)

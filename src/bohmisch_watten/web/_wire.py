@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Collection
 from typing import Any, Final
@@ -11,6 +10,7 @@ from starlette.websockets import WebSocket
 
 from ..notation import parse_json
 from ._guard import same_origin
+from ._names import confusable_with_own_words, mixed_scripts, normalize
 
 __all__ = ["MAX_MESSAGE_CHARS", "MAX_NAME", "check_message", "display_name", "foreign_origin"]
 
@@ -59,10 +59,6 @@ def foreign_origin(socket: WebSocket, allowed: Collection[str] = ()) -> str | No
 MAX_NAME: Final = 30
 """The longest display name."""
 
-_OWN_NAMES: Final = re.compile(r"(you|du|spectator|zuschauer|(seat|platz)( +[0-9].*)?)", re.I)
-"""Names the page writes itself: "You" for the reader's own seat (``Du`` in German)
-and "Seat N" for a seat without a name (``Platz N``); a person named so would pass for
-the reader or for another seat."""
 _REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control, format (the direction marks and overrides such as U+202E, zero-width
 characters), surrogate, private and unassigned characters, line and paragraph
@@ -70,16 +66,19 @@ separators."""
 
 
 def display_name(text: object) -> str:
-    """A person's display name as the table shows it: trimmed, in Unicode's composed
-    form, spaces collapsed; "" for none.
+    """A person's display name as the table shows it: trimmed, in Unicode's
+    compatibility composed form (NFKC: full-width letters read as the letters they
+    show), spaces collapsed; "" for none.
 
     Raises:
         ValueError: naming what is wrong: not a text, too long, a control or direction
-            character, or a name the page uses itself ("You", "Seat 2").
+            character, lookalike alphabets mixed (``Yоu`` with a Cyrillic ``о``), or a
+            name that reads like one the page uses itself ("You", "Seat 2", also as
+            ``ＹＯＵ`` or ``Sеat 2``; :mod:`._names`).
     """
     if not isinstance(text, str):
         raise ValueError('a name must be a text such as "Anna"')
-    text = unicodedata.normalize("NFC", text[: 4 * MAX_NAME])
+    text = normalize(text[: 4 * MAX_NAME])
     for char in text:
         if unicodedata.category(char) in _REFUSED_CATEGORIES:
             raise ValueError(
@@ -89,6 +88,12 @@ def display_name(text: object) -> str:
     name = " ".join(text.split())
     if len(name) > MAX_NAME:
         raise ValueError(f"the name {name[:MAX_NAME]!r}… is longer than {MAX_NAME} characters")
-    if _OWN_NAMES.fullmatch(name):
-        raise ValueError(f"{name!r} is a name the page gives seats itself: choose another")
+    mixed = mixed_scripts(name)
+    if mixed:
+        raise ValueError(
+            f"a name may not mix the lookalike alphabets {' and '.join(m.title() for m in mixed)}:"
+            f" {name.encode('ascii', 'backslashreplace').decode()[:60]!r}"
+        )
+    if confusable_with_own_words(name):
+        raise ValueError(f"{name!r} reads like a name the page gives seats itself: choose another")
     return name

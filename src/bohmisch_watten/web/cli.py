@@ -135,7 +135,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=20.0,
         metavar="MESSAGES",
-        help="messages a second one connection may send (bursts of twice as many; default 20)",
+        help="messages a second one connection may send, and as many pings and pongs"
+        " (bursts of twice as many; default 20)",
     )
     parser.add_argument(
         "--away",
@@ -301,7 +302,7 @@ def run(args: argparse.Namespace) -> int:
         # The guards of _protocols: a late request head is cut, and so is a websocket
         # the server drops for not reading.
         http=GuardedHTTP,
-        ws=GuardedWebSocket,
+        ws=GuardedWebSocket.limited(args.rate),
         proxy_headers=args.forwarded_allow_ips is not None,
         forwarded_allow_ips=args.forwarded_allow_ips,
         # No per-message deflate: a frame is a few kB sent once a move, and compressing

@@ -28,7 +28,16 @@ from typing import Final
 
 import attrs
 
-__all__ = ["MAX_BOT_CHARS", "NETWORK_PARAMETERS", "BotNameError", "Count", "NetworkBots", "Pick"]
+__all__ = [
+    "LARGE_TABLE",
+    "LARGE_TABLE_PARAMETERS",
+    "MAX_BOT_CHARS",
+    "NETWORK_PARAMETERS",
+    "BotNameError",
+    "Count",
+    "NetworkBots",
+    "Pick",
+]
 
 MAX_BOT_CHARS: Final = 120
 """The longest bot name read from the network."""
@@ -88,9 +97,30 @@ NETWORK_PARAMETERS: Final[Mapping[str, Mapping[str, Count | Pick]]] = {
         "race_near": Pick(_FLAG),
     },
 }
-"""Per built-in bot, the parameters a client on the network may set and their caps;
-every other parameter (``time_ms`` above all: seconds are not a work budget) keeps its
-default.  The caps bound one decision to about a second on a small machine."""
+"""Per built-in bot, the parameters a client on the network may set and their caps at
+a table of two to four seats; every other parameter (``time_ms`` above all: seconds are
+not a work budget) keeps its default.  The caps bound one decision to about a second on
+a small machine."""
+
+LARGE_TABLE: Final = 5
+"""From this many seats (the 36-card pack, R1) the caps are :data:`LARGE_TABLE_PARAMETERS`."""
+
+LARGE_TABLE_PARAMETERS: Final[Mapping[str, Mapping[str, Count | Pick]]] = {
+    **NETWORK_PARAMETERS,
+    # More seats deal more hidden cards to place and a deeper deal to solve: the
+    # 3-seat caps cost up to 2.6 s a decision at 7 seats.  These are the expert's own
+    # 7-seat defaults (TABLE_BUDGETS): measured in benchmarks/RESULTS-budgets.md.
+    "search": {**NETWORK_PARAMETERS["search"], "rollouts": Count(1, 240)},
+    "expert": {
+        **NETWORK_PARAMETERS["expert"],
+        "samples": Count(1, 40),
+        "exchange_samples": Count(1, 30),
+        "proposals": Count(1, 3),
+        "max_candidates": Count(1, 5),
+    },
+}
+"""The caps at a table of :data:`LARGE_TABLE` to seven seats, sized from 7-seat
+36-card measurements (``benchmarks/request_budgets.py``)."""
 
 _NAME: Final = re.compile(r"[a-z][a-z0-9_-]{0,23}")
 """A name the operator registers: short, lower case, no colon (no parameters)."""
@@ -133,36 +163,49 @@ class NetworkBots:
         self.registered: Mapping[str, str] = dict(registered)
         """The operator's names and the specs they stand for."""
 
-    @property
-    def allowed(self) -> str:
-        """The allowed names as a message shows them, built-in bots with their caps."""
+    @staticmethod
+    def caps(name: str, players: int | None = None) -> Mapping[str, Count | Pick]:
+        """The parameters a client may set for the built-in bot ``name`` at a table of
+        ``players`` seats (None: of two to four), with their caps.
+
+        Raises:
+            KeyError: for a name that is no built-in bot's.
+        """
+        large = players is not None and players >= LARGE_TABLE
+        return (LARGE_TABLE_PARAMETERS if large else NETWORK_PARAMETERS)[name]
+
+    def allowed(self, players: int | None = None) -> str:
+        """The allowed names as a message shows them, built-in bots with their caps at a
+        table of ``players`` seats."""
         shown = []
-        for name, caps in NETWORK_PARAMETERS.items():
+        for name in NETWORK_PARAMETERS:
+            caps = self.caps(name, players)
             shown.append(name + "".join(f"[:{key}={cap}]" for key, cap in caps.items()))
         return ", ".join(shown + list(self.registered))
 
-    def _refuse(self, why: str) -> BotNameError:
-        return BotNameError(f"{why}; the allowed bots are {self.allowed}")
+    def _refuse(self, why: str, players: int | None) -> BotNameError:
+        return BotNameError(f"{why}; the allowed bots are {self.allowed(players)}")
 
-    def resolve(self, text: object) -> str:
+    def resolve(self, text: object, players: int | None = None) -> str:
         """The seat kind of the bot a client named: a registered name as it is, or a
         built-in bot's spec with its parameters checked and written canonically
-        (``Search:rollouts=060`` -> ``search:rollouts=60``).
+        (``Search:rollouts=060`` -> ``search:rollouts=60``), within the caps of a table
+        of ``players`` seats (:meth:`caps`; None: of two to four seats).
 
         Raises:
             BotNameError: for anything else (nothing is imported, opened or run).
         """
         if not isinstance(text, str) or not 0 < len(text) <= MAX_BOT_CHARS:
-            raise self._refuse(f"a bot is a name of at most {MAX_BOT_CHARS} characters")
+            raise self._refuse(f"a bot is a name of at most {MAX_BOT_CHARS} characters", players)
         name, *params = text.split(":")
         name = name.lower()
         if name in self.registered:
             if params:
-                raise self._refuse(f"bot {name!r} takes no parameters from the network")
+                raise self._refuse(f"bot {name!r} takes no parameters from the network", players)
             return name
-        caps = NETWORK_PARAMETERS.get(name)
-        if caps is None:
-            raise self._refuse(f"unknown bot {text!r:.60}")
+        if name not in NETWORK_PARAMETERS:
+            raise self._refuse(f"unknown bot {text!r:.60}", players)
+        caps = self.caps(name, players)
         parts = [name]
         seen: set[str] = set()
         for param in params:
@@ -171,13 +214,14 @@ class NetworkBots:
             if not sep or cap is None:
                 raise self._refuse(
                     f"bot {name!r}: {param!r:.40} is not a parameter a client may set"
-                    f" (allowed: {', '.join(caps) or 'none'})"
+                    f" (allowed: {', '.join(caps) or 'none'})",
+                    players,
                 )
             if key in seen:
-                raise self._refuse(f"bot {name!r}: {key} is given twice")
+                raise self._refuse(f"bot {name!r}: {key} is given twice", players)
             canonical = cap.read(value)
             if canonical is None:
-                raise self._refuse(f"bot {name!r}: {key} must be {cap}, got {value!r:.20}")
+                raise self._refuse(f"bot {name!r}: {key} must be {cap}, got {value!r:.20}", players)
             seen.add(key)
             parts.append(f"{key}={canonical}")
         return ":".join(parts)

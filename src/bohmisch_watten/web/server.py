@@ -41,7 +41,15 @@ import logging
 import re
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from typing import Any, Final
 
 import attrs
@@ -62,6 +70,8 @@ from ._i18n import localized_html
 from ._openapi import openapi
 from ._page import render_lobby, render_page
 from ._players import check as check_bot
+from ._rate import Bucket
+from ._reviews import REVIEW_QUEUE, REVIEW_WORKERS, REVIEWS_PER_CLIENT, ReviewRefused, Reviews
 from ._story import KEPT
 from ._wire import MAX_MESSAGE_CHARS, MAX_NAME, display_name, foreign_origin
 from ._writer import JournalWriter
@@ -90,6 +100,8 @@ _ID: Final = re.compile(r"[1-9][0-9]{0,17}")
 """A table id as a client writes it (below 2**63, what every database stores)."""
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{1,100}")
 """A seat link's token as the server makes them (URL-safe base64)."""
+_ALL: Final = frozenset({"0", "1", "true", "false"})
+"""The values of ``GET /api/tables?all=``."""
 _VERSION: Final = re.compile(r"[0-9]{1,9}")
 """A ``since`` version (or a ``Content-Length``) as a client writes it."""
 _MISSED_LIMIT: Final = KEPT
@@ -136,6 +148,10 @@ class Limits:
             the seat (None: never); the person's link gets the seat back.
         away_bot: the bot that takes such a seat.
         max_delay: the longest bot pace a table may ask for.
+        review_workers: worker processes computing reviews (:mod:`._reviews`).
+        review_queue: reviews that may wait for a worker; more get 503.
+        reviews_per_client: reviews one client address may start in
+            ``client_window`` seconds; more get 429 (a review computed already is free).
     """
 
     max_tables: int = 100
@@ -151,24 +167,9 @@ class Limits:
     away: float | None = None
     away_bot: str = "heuristic"
     max_delay: float = 10.0
-
-
-class _Bucket:
-    """A token bucket: ``rate`` messages a second, bursts of ``2 * rate``."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.level = 2 * rate
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(2 * self.rate, self.level + (now - self.at) * self.rate)
-        self.at = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
+    review_workers: int = REVIEW_WORKERS
+    review_queue: int = REVIEW_QUEUE
+    reviews_per_client: int = REVIEWS_PER_CLIENT
 
 
 class TableHub(Hub):
@@ -481,6 +482,35 @@ def _error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
 
 
+class _Methods:
+    """One path's endpoints by method, as an ASGI app: ``HEAD`` is ``GET`` without its
+    body, ``OPTIONS`` answers 204 listing the methods in ``Allow``, any other method
+    405 with the same ``Allow`` (what ``/openapi.json`` declares)."""
+
+    def __init__(self, **endpoints: Callable[[Request], Awaitable[Response]]) -> None:
+        self.endpoints = endpoints
+        methods = [*endpoints, *(["HEAD"] if "GET" in endpoints else []), "OPTIONS"]
+        self.allow = ", ".join(methods)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        request = Request(scope, receive)
+        method = request.method
+        endpoint = self.endpoints.get("GET" if method == "HEAD" else method)
+        headers = {**_HEADERS, "Allow": self.allow}
+        response: Response
+        if endpoint is not None:
+            response = await endpoint(request)
+        elif method == "OPTIONS":
+            response = Response(status_code=204, headers=headers)
+        else:
+            response = JSONResponse(
+                {"error": f"method not allowed here (allowed: {self.allow})"},
+                status_code=405,
+                headers=headers,
+            )
+        await response(scope, receive, send)
+
+
 async def _http_error(request: Request, error: Exception) -> Response:
     """Starlette's own refusals (no such route, a method the route does not take) in
     the same JSON as the server's."""
@@ -524,10 +554,13 @@ def _table_request(
     humans = _int(data, "humans", 1)
     bots = data.get("bots")
     if bots is not None:
-        if not isinstance(bots, list) or len(bots) > 8:
-            raise _BadRequest('bots must be a list of bot names such as ["search", "heuristic"]')
-        try:
-            bots = [bots_allowed.resolve(bot) for bot in bots]
+        if not isinstance(bots, list) or not 0 < len(bots) <= 8:
+            raise _BadRequest(
+                'bots must be a list of one to 8 bot names such as ["search", "heuristic"]'
+                " (left out: the default bots)"
+            )
+        try:  # the caps depend on the seats (network_bots.LARGE_TABLE_PARAMETERS)
+            bots = [bots_allowed.resolve(bot, players) for bot in bots]
         except BotNameError as error:
             raise _BadRequest(f"bots: {error}") from None
     rules_text = data.get("rules", "")
@@ -596,7 +629,14 @@ class GameServer:
         self.writer: JournalWriter | None = None
         """Commits the moves of a local database on a thread of its own, while the
         server runs (:mod:`~._writer`)."""
-        self.limits = limits or Limits()
+        self.limits = limits = limits or Limits()
+        self.reviews = Reviews(
+            limits.review_workers,
+            limits.review_queue,
+            limits.reviews_per_client,
+            limits.client_window,
+        )
+        """The reviews of finished games, in worker processes of their own."""
         self.delay = delay
         self.group_moves = group_moves
         self.hubs: dict[int, TableHub] = {}
@@ -921,8 +961,11 @@ class GameServer:
         return JSONResponse(answer, status_code=201, headers=_HEADERS)
 
     async def list_tables(self, request: Request) -> Response:
+        shown = request.query_params.get("all", "0")
+        if shown not in _ALL:
+            return _error("all must be 1 or true (with the finished tables), 0 or false", 400)
         await self.load()  # tables another process created
-        everything = request.query_params.get("all") in ("1", "true")
+        everything = shown in ("1", "true")
         tables = [
             hub.summary()
             for _, hub in sorted(self.hubs.items())
@@ -955,12 +998,24 @@ class GameServer:
         return PlainTextResponse(text, headers=headers)
 
     async def review(self, request: Request) -> Response:
+        """The review of a finished game: computed once, in the review workers
+        (:mod:`._reviews`), never on the threads that serve moves and lookups."""
         hub = await self._hub_of(request)
         if isinstance(hub, Response):
             return hub
-        data = await asyncio.to_thread(hub.table.review)
-        if data is None:
+        table = hub.table
+        text = table.record_text()
+        if text is None:
             return _error("the game is not over yet", 409)
+        client = request.client.host if request.client is not None else "?"
+        key = (hub.table_id, table.version)  # a table's finished game, one per version
+        try:
+            data = await self.reviews.review(key, text, table.persons, client)
+        except ReviewRefused as refused:
+            headers = {**_HEADERS, "Retry-After": str(refused.retry_after)}
+            return JSONResponse(
+                {"error": str(refused)}, status_code=refused.status, headers=headers
+            )
         return JSONResponse(data, headers=_HEADERS)
 
     async def lobby(self, request: Request) -> Response:
@@ -1011,7 +1066,7 @@ class GameServer:
     async def _serve(self, hub: TableHub, socket: WebSocket, seat: int | None) -> None:
         """Read the socket's messages until it closes; a flood or an oversized message
         closes this connection, nothing else."""
-        bucket = _Bucket(self.limits.messages_per_second)
+        bucket = Bucket(self.limits.messages_per_second)
         while True:
             message = await socket.receive()
             if message["type"] == "websocket.disconnect":
@@ -1153,16 +1208,16 @@ def create_server(
             yield
         finally:
             await server.stop()
+            server.reviews.close()
 
     app = Starlette(
         routes=[
-            Route("/openapi.json", schema_route),
+            Route("/openapi.json", _Methods(GET=schema_route)),
             Route("/", server.lobby),
-            Route("/api/tables", server.create, methods=["POST"]),
-            Route("/api/tables", server.list_tables, methods=["GET"]),
-            Route("/api/tables/{table}", server.one_table),
-            Route("/api/tables/{table}/record", server.record),
-            Route("/api/tables/{table}/review", server.review),
+            Route("/api/tables", _Methods(GET=server.list_tables, POST=server.create)),
+            Route("/api/tables/{table}", _Methods(GET=server.one_table)),
+            Route("/api/tables/{table}/record", _Methods(GET=server.record)),
+            Route("/api/tables/{table}/review", _Methods(GET=server.review)),
             Route("/play/{token}", server.play),
             Route("/watch/{table}", server.watch),
             WebSocketRoute("/ws/watch/{table}", server.watch_socket),

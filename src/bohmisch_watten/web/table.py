@@ -24,6 +24,7 @@ import attrs
 
 from ..actions import Action, Exchange, Fold, LeaveCritical, TakeCritical
 from ..cards import Card
+from ..errors import counted
 from ..events import describe, to_dicts
 from ..notation import parse_action
 from ..phases import Phase
@@ -53,6 +54,10 @@ _HUMAN_PREFIX: Final = "!human "
 """The journal entry that gives such a seat back to its person: ``!human SEAT``."""
 _JSON_BOOLS: Final = ("false", "true")
 """A bool as JSON, by ``int(value)``: a frame is written field by field."""
+MAX_JOURNAL: Final = 50_000
+"""The journal entries after which a table starts no new game (the game under way is
+played to its end): a long evening of games is a few thousand entries, and every entry
+is a row of the database that a restart replays."""
 
 
 def hash_token(token: str) -> str:
@@ -111,7 +116,8 @@ def _bot_list(bots: Sequence[str] | None, count: int, specs: Mapping[str, str]) 
     kinds = list(bots)
     if len(kinds) != count:
         raise ValueError(
-            f"bots: need {count} bot name(s) for the seats without a human, got {len(kinds)}"
+            f"bots: need {counted(count, 'bot name')} for the seats without a human,"
+            f" got {len(kinds)}"
         )
     for kind in kinds:
         try:
@@ -195,7 +201,10 @@ class Table:
         self.specs = specs
         """Bot names that stand for other specs (the ``specs`` argument)."""
         self.rules = start.rules
-        self.rng = random.Random(seed)
+        # Unseeded, the shuffles come from the operating system's CSPRNG: a finished
+        # game's record shows every shuffle, and a Mersenne Twister's later outputs can
+        # be worked out from enough earlier ones (R11: nobody may know the deal).
+        self.rng: random.Random = secrets.SystemRandom() if seed is None else random.Random(seed)
         self.seats = seats
         self.game_number = 1
         self.dealer = start.dealer
@@ -205,6 +214,8 @@ class Table:
         self.story = Story(players)
         """Each seat's and the spectators' logs and last events, told when read."""
         self._hint: tuple[GameState, str] | None = None
+        self.restart_votes: set[int] = set()
+        """The persons' seats that asked to give up the game under way (:meth:`new_game`)."""
         self.judge = judge
         self._review: tuple[GameState, dict[str, Any]] | None = None
         self._review_lock = threading.Lock()
@@ -258,7 +269,7 @@ class Table:
             ValueError: if the entry does not apply (FormatError, IllegalActionError).
         """
         if entry == NEW_GAME:
-            self.new_game(self.host)
+            self._start_next_game()
         elif entry.startswith(_BOT_PREFIX):
             seat, _, kind = entry[len(_BOT_PREFIX) :].partition(" ")
             self.hand_to_bot(int(seat), kind)
@@ -494,17 +505,52 @@ class Table:
         self._hint = (self.state, str(suggestion))
         return self._hint[1]
 
+    @property
+    def persons(self) -> tuple[int, ...]:
+        """The seats of a person, also those a bot plays while its person is away."""
+        return tuple(seat.number for seat in self.seats if seat.token_hash is not None)
+
     def new_game(self, seat: int) -> None:
-        """Start a new game; only the host may (R5: a finished game's winner deals first).
+        """Start a new game, or ask for one for ``seat``.
+
+        After the end the host starts it (R5: the finished game's winner deals first).
+        A game under way is given up only when every person at the table has asked for
+        it (at once, with a single person): its deal is theirs as much as the host's.
+        Until then the seat's wish is kept and refused with a message naming whom the
+        game waits for.
 
         Raises:
-            TableError: if ``seat`` is not the host.
+            TableError: for a seat that is no person's, another seat than the host's
+                after the end, a wish kept while others have not asked yet, or a table
+                whose journal is full (:data:`MAX_JOURNAL`).
         """
-        if seat != self.host:
-            raise TableError("only the host (the first player's link) can start a new game")
+        persons = self.persons
+        if seat not in persons:
+            raise TableError("only the people at the table can ask for a new game")
+        if self.version >= MAX_JOURNAL:
+            raise TableError(
+                f"this table has played its fill ({MAX_JOURNAL} moves): open a new table"
+            )
+        if self.state.is_terminal:
+            if seat != self.host:
+                raise TableError("only the host (the first player's link) can start a new game")
+        else:
+            self.restart_votes.add(seat)
+            waiting = [s for s in persons if s not in self.restart_votes]
+            if waiting:
+                names = ", ".join(self.names_for(seat)[s] for s in waiting)
+                raise TableError(
+                    "the game under way ends early only if every person asks for a new"
+                    f" game: waiting for {names}"
+                )
+        self._start_next_game()
+
+    def _start_next_game(self) -> None:
+        """Begin the next game (a :data:`NEW_GAME` entry, also when replayed)."""
         before = self.state
         self.state = self._next_game_state(before)
         self.game_number += 1
+        self.restart_votes.clear()
         self.story.notice("Game {number} begins.", {"number": self.game_number}, new_game=True)
         self._record(NEW_GAME, None, before)
 

@@ -203,9 +203,11 @@ function renderPrompt(v, me) {
   } else if (frame.exchange) {
     const x = frame.exchange, withTrump = takeTrump && x.max_with_trump !== null;
     const limit = exchangeLimit();
+    const prompt = withTrump
+      ? (limit === 1 ? tr("Your decision: select up to 1 card to exchange (for the trump card), or none, then press Exchange.") : tr("Your decision: select up to {limit} cards to exchange (one of them for the trump card), or none, then press Exchange.", {limit: limit}))
+      : (limit === 1 ? tr("Your decision: select up to 1 card to exchange, or none, then press Exchange.") : tr("Your decision: select up to {limit} cards to exchange, or none, then press Exchange.", {limit: limit}));
     box.appendChild(el("div", limit === 0 ? tr("The stock is empty: nobody draws (R20). Keep your hand, or fold if you may.")
-      : tr(withTrump ? "Your decision: select up to {limit} card(s) to exchange (one of them for the trump card), or none, then press Exchange."
-      : "Your decision: select up to {limit} card(s) to exchange, or none, then press Exchange.", {limit: limit})));
+      : prompt));
     if (x.max_with_trump !== null) {
       const option = el("label", " " + tr("take the trump card {card}", {card: cardName(v.trump_card)}));
       const box2 = document.createElement("input");
@@ -315,6 +317,7 @@ function renderGameOver(v) {
     renderGameOver.game = frame.game;
     $("review").replaceChildren();
     $("review-button").disabled = false;
+    box.querySelector(".panel").focus();  // the keyboard goes on in the panel, not behind it
   }
 }
 function renderReview(data) {
