@@ -494,6 +494,12 @@ def test_a_process_paused_past_the_expiry_stores_nothing_more_and_tells_its_peop
         assert len(stored(postgres_url, table)[1]) == before  # nothing after the expiry
         assert a.get(f"/api/tables/{table}")[0] == b.get(f"/api/tables/{table}")[0] == 404
         check_shown(postgres_url, table, list(sockets.values()))
+        for socket in sockets.values():
+            socket.close()
+    with serving(tmp_path / "a", db=postgres_url) as again:  # restarted: still expired
+        assert again.get(f"/api/tables/{table}")[0] == 404
+        assert table not in [t["table"] for t in again.tables()]
+        assert len(stored(postgres_url, table)[1]) == before
 
 
 # ------------------------------------------------------------- kill -9
