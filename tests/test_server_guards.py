@@ -346,7 +346,7 @@ def test_a_table_expired_elsewhere_takes_no_move_and_its_people_are_told(
     app = create_server(open_storage(str(tmp_path / "t.sqlite")), allowed_hosts=["testserver"])
     game: GameServer = app.state.server
     with TestClient(app) as client:
-        answer = client.post("/api/tables", json={"players": 2, "humans": 2, "bots": []})
+        answer = client.post("/api/tables", json={"players": 2, "humans": 2})
         table = answer.json()["table"]
         token = answer.json()["seats"][0]["token"]
         hub = game.hubs[table]

@@ -354,18 +354,12 @@ class TableHub(Hub):
         except Exception:
             _log.exception("table %s: not read back; undoing what is not stored", self.table_id)
             table = self.table
-            seats = [  # the seats as stored: a person's seat a bot took is replayed
-                Seat(
-                    s.number,
-                    "human" if s.token_hash is not None else s.kind,
-                    token_hash=s.token_hash,
-                    display=s.display,
-                )
+            seats = tuple(  # the seats as stored: a person's seat a bot took is replayed
+                StoredSeat(s.number, "human" if s.token_hash else s.kind, s.display, s.token_hash)
                 for s in table.seats
-            ]
-            self.table = Table.restore(
-                seats, str(table.start.position), table.journal[: self.committed], specs=specs
             )
+            known = StoredTable(self.table_id, str(table.start.position), self.delay, seats, 0.0)
+            self.table = build_table(known, table.journal[: self.committed], specs)
         self.committed = self.table.version
 
     async def send_frames(self) -> None:
