@@ -58,8 +58,8 @@ def _busy(why: str) -> dict[str, Any]:
     }
 
 
-def _options(methods: str) -> dict[str, Any]:
-    """The ``OPTIONS`` operation of a path taking ``methods``."""
+def _options(methods: str, *codes: int) -> dict[str, Any]:
+    """The ``OPTIONS`` operation of a path taking ``methods`` (``codes``: its errors)."""
     return {
         "summary": "The methods this path takes, in Allow.",
         "responses": {
@@ -67,7 +67,7 @@ def _options(methods: str) -> dict[str, Any]:
                 "description": f"Allow: {methods}.",
                 "headers": {"Allow": {"schema": {"type": "string"}, "required": True}},
             },
-            **_errors(400),
+            **_errors(400, *codes),
         },
     }
 
@@ -236,10 +236,10 @@ def openapi() -> dict[str, Any]:
                 "options": _options("GET, POST, HEAD, OPTIONS"),
             },
             "/api/tables/{table}": {
+                "parameters": [_TABLE_ID],
                 "get": {
                     "operationId": "getTable",
                     "summary": "One table, as the list shows it.",
-                    "parameters": [_TABLE_ID],
                     "responses": {
                         "200": {
                             "description": "The table.",
@@ -248,13 +248,13 @@ def openapi() -> dict[str, Any]:
                         **_errors(400, 404),
                     },
                 },
-                "options": _options("GET, HEAD, OPTIONS"),
+                "options": _options("GET, HEAD, OPTIONS", 404),
             },
             "/api/tables/{table}/record": {
+                "parameters": [_TABLE_ID],
                 "get": {
                     "operationId": "getRecord",
                     "summary": "The game's record (load_record reads it) once it is over.",
-                    "parameters": [_TABLE_ID],
                     "responses": {
                         "200": {
                             "description": "The record.",
@@ -263,14 +263,14 @@ def openapi() -> dict[str, Any]:
                         **_errors(400, 404, 409),
                     },
                 },
-                "options": _options("GET, HEAD, OPTIONS"),
+                "options": _options("GET, HEAD, OPTIONS", 404),
             },
             "/api/tables/{table}/review": {
+                "parameters": [_TABLE_ID],
                 "get": {
                     "operationId": "getReview",
                     "summary": "The review of the people's decisions once the game is over:"
                     " computed once per game by review workers of its own (docs/server.md).",
-                    "parameters": [_TABLE_ID],
                     "responses": {
                         "200": {
                             "description": "The review.",
@@ -281,7 +281,7 @@ def openapi() -> dict[str, Any]:
                         "503": _busy("Every review worker is busy and the queue full."),
                     },
                 },
-                "options": _options("GET, HEAD, OPTIONS"),
+                "options": _options("GET, HEAD, OPTIONS", 404),
             },
             "/openapi.json": {
                 "get": {

@@ -373,8 +373,9 @@ def _error(message: str, status: int) -> JSONResponse:
 
 class _Methods:
     """One path's endpoints by method, as an ASGI app: ``HEAD`` is ``GET`` without its
-    body, ``OPTIONS`` answers 204 listing the methods in ``Allow``, any other method
-    405 with the same ``Allow`` (what ``/openapi.json`` declares)."""
+    body, ``OPTIONS`` answers 204 listing the methods in ``Allow`` (404 for a table
+    number that is none, as ``GET`` would), any other method 405 with the same
+    ``Allow`` (what ``/openapi.json`` declares)."""
 
     def __init__(self, **endpoints: Callable[[Request], Awaitable[Response]]) -> None:
         self.endpoints = endpoints
@@ -386,17 +387,20 @@ class _Methods:
         method = request.method
         endpoint = self.endpoints.get("GET" if method == "HEAD" else method)
         headers = {**_HEADERS, "Allow": self.allow}
+        table = request.path_params.get("table")
         response: Response
         if endpoint is not None:
             response = await endpoint(request)
-        elif method == "OPTIONS":
-            response = Response(status_code=204, headers=headers)
-        else:
+        elif method != "OPTIONS":
             response = JSONResponse(
                 {"error": f"method not allowed here (allowed: {self.allow})"},
                 status_code=405,
                 headers=headers,
             )
+        elif table is not None and not _ID.fullmatch(table):
+            response = _error("no such table (or it expired)", 404)
+        else:
+            response = Response(status_code=204, headers=headers)
         await response(scope, receive, send)
 
 
@@ -442,7 +446,7 @@ def _table_request(
     players = _int(data, "players", 4)
     humans = _int(data, "humans", 1)
     bots = data.get("bots")
-    if bots is not None:
+    if "bots" in data:  # null too: leave the field out for the default bots
         if not isinstance(bots, list) or not 0 < len(bots) <= 8:
             raise _BadRequest(
                 'bots must be a list of one to 8 bot names such as ["search", "heuristic"]'
@@ -1034,7 +1038,9 @@ def create_server(
             WebSocketRoute("/ws/watch/{table}", server.watch_socket),
             WebSocketRoute("/ws/{token}", server.seat_socket),
         ],
-        middleware=[Middleware(HostGuard, hosts=allowed_hosts, origins=origins)],
+        middleware=[
+            Middleware(HostGuard, hosts=allowed_hosts, origins=origins, writes={"/api/tables"})
+        ],
         exception_handlers={HTTPException: _http_error, 500: _server_error},
         lifespan=lifespan,
     )
