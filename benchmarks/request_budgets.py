@@ -87,7 +87,7 @@ def main() -> None:
     plays = [v for v in views if v.phase.name != "EXCHANGE"]
     chosen = exchanges[: args.decisions // 2]
     chosen += rng.sample(plays, min(len(plays), args.decisions - len(chosen)))
-    print(f"{len(views)} decisions in {args.games} games of {args.players} seats (36 cards);", flush=True)
+    print(f"{len(views)} decisions, {args.games} games of {args.players} seats", flush=True)
     print(f"timing {len(chosen)}, {len(exchanges[: args.decisions // 2])} of them exchanges")
     runs = [
         (f"bot at the caps ({at_caps(args.players)})", at_caps(args.players), False),
