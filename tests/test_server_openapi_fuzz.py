@@ -69,7 +69,8 @@ def test_the_schema_describes_every_api_route(tmp_path: Path) -> None:
         assert document["openapi"].startswith("3.")
         assert set(document["paths"]) == paths
         assert len(paths) == 5
-        for path, operations in document["paths"].items():
+        for path, item in document["paths"].items():
+            operations = set(item) - {"parameters"}  # a path's parameters, not a method
             concrete = path.replace("{table}", "1")
             allowed = client.options(concrete)  # OPTIONS lists what the schema declares
             assert allowed.status_code == 204, path
