@@ -84,8 +84,11 @@ def _bots_text() -> str:
         for name, params in NETWORK_PARAMETERS.items()
     )
     return (
-        "One bot per seat without a person, each a name: a built-in bot with parameters"
-        f" within their caps ({caps}; e.g. search:rollouts=200), or a name the operator"
+        "One bot per seat without a person (players - humans of them: [] when every seat"
+        " is a person's, else a 400 saying how many; left out, the default bots), each a"
+        " name: a built-in bot with parameters"
+        f" within their caps at 2 to 4 seats ({caps}; lower at 5 to 7 seats, see"
+        " docs/server.md; e.g. search:rollouts=200), or a name the operator"
         " registered (serve --bot NAME=SPEC).  Anything else is 400 naming the allowed bots."
     )
 
@@ -138,7 +141,6 @@ def openapi() -> dict[str, Any]:
             "bots": {
                 "type": "array",
                 "maxItems": 8,
-                "minItems": 1,
                 "items": {"type": "string", "maxLength": 120},
                 "description": _bots_text(),
             },

@@ -447,10 +447,10 @@ def _table_request(
     humans = _int(data, "humans", 1)
     bots = data.get("bots")
     if "bots" in data:  # null too: leave the field out for the default bots
-        if not isinstance(bots, list) or not 0 < len(bots) <= 8:
+        if not isinstance(bots, list) or len(bots) > 8:
             raise _BadRequest(
-                'bots must be a list of one to 8 bot names such as ["search", "heuristic"]'
-                " (left out: the default bots)"
+                'bots must be a list of bot names such as ["search", "heuristic"], one per'
+                " seat without a person (left out: the default bots)"
             )
         try:  # the caps depend on the seats (network_bots.LARGE_TABLE_PARAMETERS)
             bots = [bots_allowed.resolve(bot, players) for bot in bots]
