@@ -48,8 +48,9 @@ __all__ = [
 ]
 
 REVIEW_JUDGE: Final = "expert:samples=12:exchange_samples=8:proposals=2:max_candidates=3"
-"""The judge of a server's reviews: the expert with a small fixed budget, a few
-milliseconds a decision at seven seats (the default expert takes ten times as long)."""
+"""The judge of a server's reviews: the expert with a small fixed budget, about a
+quarter of the CPU of the expert's default at seven seats, 36 cards (a hint's budget;
+benchmarks/RESULTS-budgets.md)."""
 REVIEW_WORKERS: Final = 1
 """Worker processes computing reviews (``serve --review-workers``)."""
 REVIEW_QUEUE: Final = 4
