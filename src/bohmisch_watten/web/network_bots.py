@@ -108,9 +108,9 @@ LARGE_TABLE: Final = 5
 LARGE_TABLE_PARAMETERS: Final[Mapping[str, Mapping[str, Count | Pick]]] = {
     **NETWORK_PARAMETERS,
     # More seats deal more hidden cards to place and a deeper deal to solve: the
-    # 3-seat caps cost up to 2.6 s a decision at 7 seats.  These are the expert's own
-    # 7-seat defaults (TABLE_BUDGETS): measured in benchmarks/RESULTS-budgets.md.
-    "search": {**NETWORK_PARAMETERS["search"], "rollouts": Count(1, 240)},
+    # 3-seat caps cost the expert up to 2.8 s a decision at 7 seats.  These are its own
+    # 7-seat defaults (TABLE_BUDGETS); the search bot's caps stay, its slowest decision
+    # at 7 seats being a fraction of a second (benchmarks/RESULTS-budgets.md).
     "expert": {
         **NETWORK_PARAMETERS["expert"],
         "samples": Count(1, 40),
