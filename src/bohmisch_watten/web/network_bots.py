@@ -174,9 +174,15 @@ class NetworkBots:
         large = players is not None and players >= LARGE_TABLE
         return (LARGE_TABLE_PARAMETERS if large else NETWORK_PARAMETERS)[name]
 
-    def allowed(self, players: int | None = None) -> str:
+    @property
+    def allowed(self) -> str:
+        """The allowed names as a message shows them, built-in bots with their caps (at
+        a table of two to four seats; :meth:`allowed_at` for another size)."""
+        return self.allowed_at(None)
+
+    def allowed_at(self, players: int | None) -> str:
         """The allowed names as a message shows them, built-in bots with their caps at a
-        table of ``players`` seats."""
+        table of ``players`` seats (None: of two to four)."""
         shown = []
         for name in NETWORK_PARAMETERS:
             caps = self.caps(name, players)
@@ -184,7 +190,7 @@ class NetworkBots:
         return ", ".join(shown + list(self.registered))
 
     def _refuse(self, why: str, players: int | None) -> BotNameError:
-        return BotNameError(f"{why}; the allowed bots are {self.allowed(players)}")
+        return BotNameError(f"{why}; the allowed bots are {self.allowed_at(players)}")
 
     def resolve(self, text: object, players: int | None = None) -> str:
         """The seat kind of the bot a client named: a registered name as it is, or a
