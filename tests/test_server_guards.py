@@ -43,7 +43,7 @@ def test_the_gate_reads_built_in_names_and_their_capped_parameters() -> None:
     assert gate.resolve("deep") == "deep"
     assert gate.spec("deep") == "expert:samples=80"
     assert gate.spec("search:rollouts=60") == "search:rollouts=60"
-    assert gate.allowed().endswith(", deep")
+    assert gate.allowed.endswith(", deep")
     for text, message in [
         (7, "a bot is a name of at most 120 characters"),
         ("", "a bot is a name"),
