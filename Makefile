@@ -27,20 +27,20 @@ $(BIN)/python:
 # Stamp files: reinstall only when pyproject.toml or constraints.txt changes.
 $(VENV)/.run-installed: pyproject.toml constraints.txt | $(BIN)/python
 	$(PIP_INSTALL) -e .
-	touch $@
+	touch $@ $(VENV)/.native-built
 
 # The extras whose code the tests exercise: the arena's --plot and its Ray backend,
 # the OpenSpiel, PettingZoo and Gymnasium adapters, the trained PolicyBot (PyTorch) and
 # the server's PostgreSQL storage.
 $(VENV)/.dev-installed: pyproject.toml constraints.txt | $(BIN)/python
-	$(PIP_INSTALL) -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train,postgres]'
-	touch $@ $(VENV)/.run-installed
+	BOHMISCH_WATTEN_REQUIRE_NATIVE=1 $(PIP_INSTALL) -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train,postgres]'
+	touch $@ $(VENV)/.run-installed $(VENV)/.native-built
 
 $(VENV)/.docs-installed: pyproject.toml constraints.txt | $(BIN)/python
 	$(PIP_INSTALL) -e '.[docs,pettingzoo,gymnasium]'
-	touch $@ $(VENV)/.run-installed
+	touch $@ $(VENV)/.run-installed $(VENV)/.native-built
 
-demo: $(VENV)/.run-installed $(VENV)/.native-built
+demo: $(VENV)/.run-installed
 	$(BIN)/python -m bohmisch_watten --seed $(SEED)
 
 # One script of examples/ with the project's interpreter (the system python3 does not
