@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 SEED ?= 2026
 
-.PHONY: demo example test lint typecheck native pytest pytest-reference interpreters browser wheel-smoke bench bench-compare bench-long docs clean golden
+.PHONY: demo example test lint typecheck native pytest pytest-reference interpreters browser wheel-smoke bench bench-compare bench-long docs clean golden native-sanitize
 
 # The core rule, property and golden tests: run a second time on the pure-Python
 # reference (BOHMISCH_WATTEN_NATIVE=0) and on every interpreter the package claims.
@@ -27,20 +27,20 @@ $(BIN)/python:
 # Stamp files: reinstall only when pyproject.toml or constraints.txt changes.
 $(VENV)/.run-installed: pyproject.toml constraints.txt | $(BIN)/python
 	$(PIP_INSTALL) -e .
-	touch $@
+	touch $@ $(VENV)/.native-built
 
 # The extras whose code the tests exercise: the arena's --plot and its Ray backend,
 # the OpenSpiel, PettingZoo and Gymnasium adapters, the trained PolicyBot (PyTorch) and
 # the server's PostgreSQL storage.
 $(VENV)/.dev-installed: pyproject.toml constraints.txt | $(BIN)/python
-	$(PIP_INSTALL) -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train,postgres]'
-	touch $@ $(VENV)/.run-installed
+	BOHMISCH_WATTEN_REQUIRE_NATIVE=1 $(PIP_INSTALL) -e '.[dev,plot,ray,openspiel,pettingzoo,gymnasium,train,postgres]'
+	touch $@ $(VENV)/.run-installed $(VENV)/.native-built
 
 $(VENV)/.docs-installed: pyproject.toml constraints.txt | $(BIN)/python
 	$(PIP_INSTALL) -e '.[docs,pettingzoo,gymnasium]'
-	touch $@ $(VENV)/.run-installed
+	touch $@ $(VENV)/.run-installed $(VENV)/.native-built
 
-demo: $(VENV)/.run-installed $(VENV)/.native-built
+demo: $(VENV)/.run-installed
 	$(BIN)/python -m bohmisch_watten --seed $(SEED)
 
 # One script of examples/ with the project's interpreter (the system python3 does not
@@ -50,7 +50,7 @@ ARGS ?=
 example: $(VENV)/.run-installed
 	$(BIN)/python examples/$(NAME).py $(ARGS)
 
-test: lint typecheck pytest pytest-reference interpreters browser wheel-smoke
+test: lint typecheck pytest pytest-reference native-sanitize interpreters browser wheel-smoke
 
 # The compiled core, rebuilt in place whenever its C sources change (the editable install
 # built it once; here a compile error fails instead of falling back to Python).
@@ -74,9 +74,11 @@ pytest-reference: $(VENV)/.dev-installed
 	BOHMISCH_WATTEN_NATIVE=0 $(BIN)/pytest -q -p no:cacheprovider $(CORE_TESTS)
 
 # Python 3.12 and 3.13 beside the dev venv's 3.11: each builds the package with its own
-# compiled core and runs the core tests against the installed package.
+# compiled core and runs the core tests against the installed package, and the compiled
+# batch and solver against the Python ones (the heuristic's sums differ from 3.12 on).
 interpreters: $(VENV)/.dev-installed
-	$(BIN)/python .ci/interpreters.py $(CORE_TESTS)
+	$(BIN)/python .ci/interpreters.py $(CORE_TESTS) tests/test_native_batch.py \
+		tests/test_native_solver.py
 
 # The web table in a real browser: Debian's Chromium (/usr/lib/chromium/chromium; .ci/run
 # installs it) driven by Playwright, in a pytest run of its own (sync Playwright and
@@ -94,6 +96,24 @@ tests/browser/node_modules/.package-lock.json: tests/browser/package.json tests/
 # the commands, the README's examples and each extra's entry point there.
 wheel-smoke: $(VENV)/.dev-installed
 	$(BIN)/python .ci/wheel_smoke.py
+
+# The compiled core under AddressSanitizer and UndefinedBehaviorSanitizer: built with
+# BOHMISCH_WATTEN_SANITIZE=1 into a temporary tree (the in-place build stays as it is),
+# then the lockstep test against it, with fewer decisions (LOCKSTEP_DECISIONS).  libasan
+# must be the first library loaded, hence LD_PRELOAD; PYTHONMALLOC=malloc lets ASan see
+# every allocation; CPython's own leaks at exit are not ours (detect_leaks=0).
+SANITIZE_DECISIONS ?= 60000
+native-sanitize: $(VENV)/.dev-installed
+	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+	mkdir -p "$$dir/lib" && cp -r src/bohmisch_watten "$$dir/lib/" && \
+	rm -f "$$dir"/lib/bohmisch_watten/*.so && \
+	BOHMISCH_WATTEN_SANITIZE=1 $(BIN)/python setup.py -q build_ext \
+		--build-lib "$$dir/lib" --build-temp "$$dir/tmp" && \
+	export LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
+		PYTHONMALLOC=malloc PYTHONPATH="$$dir/lib" LOCKSTEP_DECISIONS=$(SANITIZE_DECISIONS) && \
+	$(BIN)/python -c "import bohmisch_watten._native as n; print('sanitized core:', n.__file__)" && \
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_native_lockstep.py tests/test_native_batch.py \
+		tests/test_native_solver.py
 
 # Rewrite the golden playthroughs in tests/golden/ after an intended change (see its README).
 golden: $(VENV)/.run-installed

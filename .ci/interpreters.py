@@ -2,7 +2,7 @@
 
 ``make interpreters`` (part of ``make test``) runs this with the project's interpreter.
 For each of Python 3.12 and 3.13 (the dev venv is 3.11): a fresh venv, the package
-installed from the checkout with ``[web]`` (not editable, so the compiled core is built
+installed from the checkout with ``[web,gymnasium]`` (not editable, so the compiled core is built
 by that interpreter's build), pytest and Hypothesis; then ``--version`` must name the compiled
 core and the core rule, property and golden tests given on the command line run
 against the installed package.  An interpreter that is missing fails the run under CI
@@ -62,7 +62,7 @@ def check(interpreter: str, version: str, tests: Sequence[str]) -> None:
         _run([interpreter, "-m", "venv", venv], env=env)
         python = venv / "bin" / "python"
         install = [python, "-m", "pip", "install", "--quiet", "-c", ROOT / "constraints.txt"]
-        _run([*install, f"{ROOT}[web]", "pytest", "hypothesis"], env=env, cwd=folder)
+        _run([*install, f"{ROOT}[web,gymnasium]", "pytest", "hypothesis"], env=env, cwd=folder)
         said = subprocess.run(
             [python, "-I", "-m", "bohmisch_watten", "--version"],
             capture_output=True,

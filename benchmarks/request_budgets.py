@@ -22,7 +22,7 @@ import random
 import statistics
 import time
 
-from bohmisch_watten import Rules, new_game
+from bohmisch_watten import GameState, Rules, new_game
 from bohmisch_watten.bots import HeuristicBot, make_bot, play_out
 from bohmisch_watten.review import review
 from bohmisch_watten.views import PlayerView
@@ -30,7 +30,7 @@ from bohmisch_watten.web._reviews import REVIEW_JUDGE
 from bohmisch_watten.web.network_bots import NetworkBots
 
 OLD_CAPS = "expert:samples=120:exchange_samples=80:proposals=6:max_candidates=8"
-"""The network's caps before issue 56 (sized at three seats)."""
+"""The network's caps before the 7-seat measurements (sized at three seats)."""
 
 
 def at_caps(players: int) -> str:
@@ -40,14 +40,27 @@ def at_caps(players: int) -> str:
     return ":".join(["expert", *counts])
 
 
+RULES = Rules(pack=36, plus_fifty=True)
+"""The 36-card pack; +50 ends a game (R33): without it a 7-seat game of heuristic bots
+may climb for ever."""
+
+
+def heuristic_game(players: int, seed: int) -> GameState:
+    """A game of heuristic bots (at most 40 deals)."""
+    return play_out(
+        new_game(players, rules=RULES),
+        [HeuristicBot()] * players,
+        random.Random(seed),
+        max_deals=40,
+    )
+
+
 def decisions(games: int, players: int, seed: int) -> list[PlayerView]:
     """Every decision of more than one legal action in ``games`` heuristic games."""
     views: list[PlayerView] = []
     for number in range(games):
-        rng = random.Random(seed + number)
-        end = play_out(new_game(players, rules=Rules(pack=36)), [HeuristicBot()] * players, rng)
-        record = end.record()
-        state = new_game(players, rules=Rules(pack=36))
+        record = heuristic_game(players, seed + number).record()
+        state = new_game(players, rules=RULES)
         for action in record.actions:
             seat = state.current_player
             if seat is not None and len(state.legal_actions()) > 1:
@@ -87,7 +100,7 @@ def main() -> None:
     plays = [v for v in views if v.phase.name != "EXCHANGE"]
     chosen = exchanges[: args.decisions // 2]
     chosen += rng.sample(plays, min(len(plays), args.decisions - len(chosen)))
-    print(f"{len(views)} decisions in {args.games} games of {args.players} seats (36 cards);")
+    print(f"{len(views)} decisions, {args.games} games of {args.players} seats", flush=True)
     print(f"timing {len(chosen)}, {len(exchanges[: args.decisions // 2])} of them exchanges")
     runs = [
         (f"bot at the caps ({at_caps(args.players)})", at_caps(args.players), False),
@@ -108,11 +121,7 @@ def main() -> None:
             flush=True,
         )
     if args.review:
-        end = play_out(
-            new_game(args.players, rules=Rules(pack=36)),
-            [HeuristicBot()] * args.players,
-            random.Random(args.seed),
-        )
+        end = heuristic_game(args.players, args.seed)
         for seats in ((0,), tuple(range(args.players))):
             start = time.process_time()
             result = review(end.record(), make_bot(REVIEW_JUDGE), seats=seats)  # type: ignore[arg-type]

@@ -3,7 +3,7 @@
 A script, not a test::
 
     python benchmarks/server_load.py [--tables 100] [--seconds 30] [--db PATH|URL]
-                                     [--processes 1|2] [--players 3]
+                                     [--processes 1|2] [--players 3] [--reviews 8]
 
 It starts ``python -m bohmisch_watten serve`` as real processes on loopback (one on a
 fresh SQLite file by default; ``--processes 2`` needs a ``postgresql://`` ``--db`` and
@@ -16,7 +16,11 @@ errors (error frames, closed sockets, timeouts) and the latency from sending a m
 receiving the frame that shows it: at the mover's socket, and at the other person's
 socket (on the other process with ``--processes 2``, through PostgreSQL's
 ``LISTEN/NOTIFY``); and, on Linux, the CPU the servers used per move, the figure that
-depends least on other jobs of a shared machine.  A move is timed by the first
+depends least on other jobs of a shared machine.  With ``--reviews N``, N clients ask
+for reviews of finished games all through the run (each of games played to their end
+before it, ``--review-games`` of them, each asked for once it was computed or refused:
+a refused one waits its ``Retry-After``), while another client looks tables up (a known
+one and an unknown one, 404) every 20 ms, timing each answer.  A move is timed by the first
 ``state`` frame whose version is past it (at pace 0 the bots' moves after it come in
 the same frame).
 
@@ -41,8 +45,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -70,7 +76,7 @@ def free_port() -> int:
 
 
 def start_server(
-    db: str, max_tables: int, group: bool = False
+    db: str, max_tables: int, group: bool = False, reviews: bool = False
 ) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
@@ -80,6 +86,8 @@ def start_server(
     command += ["--tables-per-client", str(max_tables)]  # all the tables from one address
     if group:
         command.append("--group-moves")
+    if reviews:  # every review from this one address: the per-client limit is not measured
+        command += ["--reviews-per-client", "100000"]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -104,6 +112,88 @@ def create_table(base: str, players: int) -> dict[str, Any]:
     with urllib.request.urlopen(request, timeout=30) as response:
         answer: dict[str, Any] = json.load(response)
     return answer
+
+
+def finish_game(base: str, seed: int) -> int:
+    """A 2-seat table (a person, a random bot) played to its end by random moves."""
+    from websockets.sync.client import connect as connect_sync
+
+    body = {"players": 2, "humans": 1, "bots": ["random"], "delay": 0}
+    request = urllib.request.Request(
+        base + "/api/tables",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        answer: dict[str, Any] = json.load(response)
+    rng = random.Random(seed)
+    url = base.replace("http://", "ws://") + "/ws/" + answer["seats"][0]["token"]
+    with connect_sync(url, max_size=2**22) as ws:
+        while True:
+            text = ws.recv(timeout=60)
+            assert isinstance(text, str)
+            if not text.startswith(STATE):
+                continue
+            if GAME_OVER in text:
+                return int(answer["table"])
+            if YOUR_TURN in text:
+                ws.send(json.dumps({"type": "action", "action": rng.choice(legal_actions(text))}))
+
+
+def timed_get(url: str) -> tuple[int, dict[str, str], float]:
+    """A GET's status, headers and seconds (an error status is an answer too)."""
+    start = time.monotonic()
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response:
+            response.read()
+            status, headers = response.status, dict(response.headers)
+    except urllib.error.HTTPError as error:
+        error.read()
+        status, headers = error.code, dict(error.headers)
+    return status, headers, time.monotonic() - start
+
+
+class Reviews:
+    """What the review clients and the lookup client saw."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.refused = 0
+        self.lookups: list[float] = []
+        self.statuses: dict[int, int] = {}
+
+
+async def in_thread(pool: ThreadPoolExecutor, url: str) -> tuple[int, dict[str, str], float]:
+    """:func:`timed_get` in a thread of ``pool`` (the clients' own: the default pool's few
+    threads, all waiting for reviews, would delay the lookups this measures)."""
+    return await asyncio.get_running_loop().run_in_executor(pool, timed_get, url)
+
+
+async def reviewer(
+    base: str, games: list[int], stop: float, seen: Reviews, pool: ThreadPoolExecutor
+) -> None:
+    """Ask for the review of each of ``games`` in turn, waiting ``Retry-After`` on 503."""
+    for table in games:
+        while time.monotonic() < stop:
+            status, headers, _ = await in_thread(pool, f"{base}/api/tables/{table}/review")
+            seen.statuses[status] = seen.statuses.get(status, 0) + 1
+            if status == 200:
+                seen.done += 1
+                break
+            seen.refused += 1
+            await asyncio.sleep(min(float(headers.get("Retry-After", 1)), 2.0))
+
+
+async def looker(
+    base: str, known: int, stop: float, seen: Reviews, pool: ThreadPoolExecutor
+) -> None:
+    """Look a known table and an unknown one up every 20 ms, timing each answer."""
+    while time.monotonic() < stop:
+        for path in (f"/api/tables/{known}", "/api/tables/999999999"):
+            _, _, spent = await in_thread(pool, base + path)
+            seen.lookups.append(spent)
+        await asyncio.sleep(0.02)
 
 
 class Stats:
@@ -234,11 +324,23 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run_clients(
-    tables: list[dict[str, Any]], bases: list[str], seconds: float, think: float
+    tables: list[dict[str, Any]],
+    bases: list[str],
+    seconds: float,
+    think: float,
+    reviews: list[list[int]] | None = None,
+    seen: Reviews | None = None,
 ) -> tuple[Stats, float]:
     stats = Stats()
     stop = time.monotonic() + seconds
     tasks = []
+    asking: list[asyncio.Task[None]] = []
+    pool = ThreadPoolExecutor(len(reviews or ()) + 2)
+    if reviews and seen is not None:  # not awaited at the end: a review may be under way
+        asking += [
+            asyncio.ensure_future(reviewer(bases[0], games, stop, seen, pool)) for games in reviews
+        ]
+        asking.append(asyncio.ensure_future(looker(bases[0], reviews[0][0], stop, seen, pool)))
     for number, table in enumerate(tables):
         sent: dict[int, tuple[float, int, set[int]]] = {}
         for seat in table["seats"]:
@@ -248,7 +350,11 @@ async def run_clients(
             tasks.append(client(url, seat["seat"], sent, stats, stop, rng, think))
     started = time.monotonic()
     await asyncio.gather(*tasks)
-    return stats, time.monotonic() - started
+    elapsed = time.monotonic() - started
+    for task in asking:
+        task.cancel()
+    pool.shutdown(wait=False, cancel_futures=True)
+    return stats, elapsed
 
 
 def main() -> None:
@@ -272,6 +378,12 @@ def main() -> None:
     parser.add_argument(
         "--base", action="append", help="use a running server at this URL (not started here)"
     )
+    parser.add_argument(
+        "--reviews", type=int, default=0, help="clients asking for reviews all through the run"
+    )
+    parser.add_argument(
+        "--review-games", type=int, default=24, help="finished games they ask reviews of"
+    )
     args = parser.parse_args()
     temporary = None
     db = args.db
@@ -283,15 +395,27 @@ def main() -> None:
     servers = (
         []
         if args.base
-        else [start_server(db, args.tables + 10, args.group_moves) for _ in range(args.processes)]
+        else [
+            start_server(
+                db, args.tables + args.review_games + 10, args.group_moves, args.reviews > 0
+            )
+            for _ in range(args.processes)
+        ]
     )
     bases = args.base or [base for _, base in servers]
     try:
+        finished = (
+            [finish_game(bases[0], seed) for seed in range(args.review_games)]
+            if args.reviews
+            else []
+        )
+        reviews = [finished[i :: args.reviews] for i in range(args.reviews)] if finished else None
+        seen = Reviews()
         tables = [create_table(bases[0], args.players) for _ in range(args.tables)]
         pids = [process.pid for process, _ in servers]
         cpu_before = cpu_seconds(pids)
         clients_before = time.process_time()
-        stats, elapsed = run(run_clients(tables, bases, args.seconds, args.think))
+        stats, elapsed = run(run_clients(tables, bases, args.seconds, args.think, reviews, seen))
         cpu_after = cpu_seconds(pids)
         clients_cpu = time.process_time() - clients_before
     finally:
@@ -328,6 +452,13 @@ def main() -> None:
             f"server CPU: {used:.1f} s ({100 * used / elapsed:.0f} % of one core),"
             f" {1000 * used / stats.moves:.2f} ms per client move (bot moves included);"
             f" load average {os.getloadavg()[0]:.1f}"
+        )
+    if args.reviews:
+        print(
+            f"reviews: {args.reviews} clients, {seen.done} computed, {seen.refused} refused"
+            f" ({seen.statuses}); lookups: p50 {percentile(seen.lookups, 0.5):.1f} ms,"
+            f" p99 {percentile(seen.lookups, 0.99):.1f} ms, max"
+            f" {max(seen.lookups, default=float('nan')) * 1000:.1f} ms ({len(seen.lookups)})"
         )
     print(f"the clients' CPU (this process): {clients_cpu:.1f} s")
 

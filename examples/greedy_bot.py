@@ -102,10 +102,17 @@ def main(argv: list[str]) -> None:
     games = int(argv[0]) if argv else 20
     seed = int(argv[1]) if len(argv) > 1 else 1
     wins, losses = match(games, seed)
-    print(f"{games} games, seat 0 greedy, seats 1-3 random (seed {seed})")
+    print(f"{_count(games, 'game')}, seat 0 greedy, seats 1-3 random (seed {seed})")
     for seat in range(4):
         kind = "greedy" if seat == 0 else "random"
-        print(f"seat {seat} ({kind}): {wins[seat]} wins, {losses[seat]} losses")
+        print(f"seat {seat} ({kind}): {_count(wins[seat], 'win')}, {_count(losses[seat], 'loss')}")
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and the noun in its number: "1 win", "2 wins", "3 losses"."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun}es" if noun.endswith("s") else f"{n} {noun}s"
 
 
 if __name__ == "__main__":

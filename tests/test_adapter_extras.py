@@ -1,4 +1,4 @@
-"""Importing an adapter without its extra names the extra (issue 57).
+"""Importing an adapter without its extra names the extra.
 
 Each case runs in a fresh interpreter whose ``sys.meta_path`` starts with a finder that
 refuses the blocked packages, as if they were not installed: the real import system,

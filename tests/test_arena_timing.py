@@ -1,4 +1,4 @@
-"""A built-in bot's decision time holds no one-time cost of the library (issue 57).
+"""A built-in bot's decision time holds no one-time cost of the library.
 
 In a run whose games end early (a bot forfeits at its first decision), the built-in
 bots decide only a few times; the shared exchange tables built on first use were timed

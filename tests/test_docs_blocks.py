@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -33,6 +34,8 @@ from pathlib import Path
 
 import pytest
 
+import bohmisch_watten
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
@@ -41,6 +44,9 @@ FENCE = re.compile(r"^([ \t]*)```(\S*)[^\n]*\n(.*?)^\1```[ \t]*$", re.M | re.S)
 ``{doctest}``) and its body."""
 
 OPTION = re.compile(r"^:(\w[\w-]*):[ \t]*(.*)$")
+SRC = Path(bohmisch_watten.__file__).resolve().parents[1]
+"""The package under test: the blocks run it, whatever the working directory."""
+
 CONTINUES = "# continues the block above"
 IN_EXAMPLES = "# run in the examples/ folder of a checkout"
 SKIPIF = re.compile(r'MOCKED & \{"(\w+)"\}')
@@ -150,6 +156,7 @@ def _run(block: Block, cwd: Path, before: list[Block]) -> subprocess.CompletedPr
         text=True,
         timeout=120,
         cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(SRC)},
         check=False,
     )
 

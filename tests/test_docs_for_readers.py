@@ -188,7 +188,10 @@ def _server_routes(tmp_path: Path) -> set[tuple[str, str]]:
         if isinstance(route, WebSocketRoute):
             routes.add(("WS", path))
         elif isinstance(route, Route):
-            routes |= {(method, path) for method in route.methods or ()}
+            # An API path is one ASGI app answering several methods (its ``Allow`` list).
+            allow = getattr(route.endpoint, "allow", "")
+            methods = route.methods or {m.strip() for m in allow.split(",") if m.strip()}
+            routes |= {(method, path) for method in methods}
     return routes
 
 

@@ -94,13 +94,14 @@ def test_the_ui_page_shows_how_to_seat_bots() -> None:
 
 def test_the_pacing_advice_is_the_servers_limits() -> None:
     pytest.importorskip("starlette")
-    from bohmisch_watten.web.server import Limits, _Bucket
+    from bohmisch_watten.web._rate import Bucket
+    from bohmisch_watten.web.server import Limits
 
     rate = Limits().messages_per_second
     assert build_parser("serve").parse_args([]).rate == rate
     assert f"`--rate` messages\na second (default {rate:g})" in UI
     assert f"({1000 / rate:g} ms by default)" in UI
-    bucket = _Bucket(rate)
+    bucket = Bucket(rate)
     burst = sum(bucket.take() for _ in range(int(4 * rate)))
     assert burst == 2 * rate  # "in bursts of at most twice as many"
     assert "in bursts of at most twice as many" in UI

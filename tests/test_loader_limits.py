@@ -153,6 +153,7 @@ def _documents() -> dict[str, str]:
         "read_records": state.record().to_text(),
         "GameState.from_text": state.to_text(),
         "state_from_text": state.to_text(),
+        "load_game": state.to_json(),
     }
 
 

@@ -1,4 +1,4 @@
-"""The batched API of the compiled core plays exactly the Python episodes (issue 58).
+"""The batched API of the compiled core plays exactly the Python episodes.
 
 :class:`~bohmisch_watten.adapters.batch.BatchGames` (src/native/batch.c) is driven side
 by side with N Python :class:`SeatGame` episodes seeded with the same
@@ -20,13 +20,17 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from bohmisch_watten import Rules, new_game  # noqa: E402
-from bohmisch_watten._cores import NATIVE  # noqa: E402
+from bohmisch_watten import (  # noqa: E402
+    Rules,
+    native_core,
+    new_game,
+)
 from bohmisch_watten.adapters._seat_game import SeatGame  # noqa: E402
 from bohmisch_watten.adapters.fast import Encoder  # noqa: E402
 from bohmisch_watten.bots import HeuristicBot, SearchBot  # noqa: E402
 from bohmisch_watten.encoding import action_to_id, id_to_action  # noqa: E402
 
+NATIVE = native_core.module
 if NATIVE is None:
     if os.environ.get("BOHMISCH_WATTEN_NATIVE") == "0" or (
         os.environ.get("BOHMISCH_WATTEN_BUILD_NATIVE") == "0"
@@ -120,7 +124,8 @@ else:
                     continue
                 index, actor = int(actions[i]), game.to_act
                 if not (index < masks.shape[1] and masks[i, index]):
-                    assert batch.illegal[i] and batch.terminated[i]
+                    assert batch.illegal[i]
+                    assert batch.terminated[i]
                     assert batch.rewards[i] == -1.0
                     assert batch.every_reward[i].tolist() == list(game.fined())
                     done[i] = True
@@ -225,9 +230,7 @@ else:
             (lambda: WattenVectorEnv(2, native="yes"), TypeError, "native"),
         ],
     )
-    def test_bad_arguments_name_the_parameter(
-        call: Any, error: type[Exception], name: str
-    ) -> None:
+    def test_bad_arguments_name_the_parameter(call: Any, error: type[Exception], name: str) -> None:
         with pytest.raises(error, match=name):
             call()
 
@@ -252,7 +255,8 @@ else:
         batch.reset(seed=0)
         ids = np.array([-1, 2**62, -(2**63), 10**30, 98, 102], object)
         batch.step(ids)
-        assert batch.illegal.all() and (batch.rewards == -1.0).all()
+        assert batch.illegal.all()
+        assert (batch.rewards == -1.0).all()
         batch.step(np.array([2**64 - 1] * 6, np.uint64))  # all reset: ignored
         assert batch.was_reset.all()
 
@@ -306,3 +310,13 @@ else:
             NATIVE.heuristic_action(3, False)
         with pytest.raises(ValueError, match="nobody"):
             NATIVE.heuristic_action(_native_start(new_game(2)), False)
+
+    @pytest.mark.parametrize("native", [False, True])
+    def test_the_vector_env_refuses_ids_that_are_no_integers(native: bool) -> None:
+        envs = WattenVectorEnv(3, players=2, native=native)
+        envs.reset(seed=0)
+        with pytest.raises(TypeError, match="action"):
+            envs.step(np.zeros(3, np.float64))
+        with pytest.raises(TypeError, match="action"):
+            envs.step(np.zeros(3, np.bool_))
+        assert envs.native is native

@@ -1,4 +1,4 @@
-"""The compiled core plays exactly the game the Python reference plays (issue 58).
+"""The compiled core plays exactly the game the Python reference plays.
 
 The native engine (``bohmisch_watten._native.Game``, src/native/game.c) and a
 :class:`~bohmisch_watten.GameState` are driven by the same shuffles and the same
@@ -28,6 +28,8 @@ import importlib
 import os
 import pickle
 import random
+import subprocess
+import sys
 from types import ModuleType
 from typing import Any
 
@@ -314,16 +316,25 @@ def _refusal(state: GameState, action: PlayCard) -> str:
 def test_gamestate_plays_the_same_with_the_compiled_core(
     variant: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``GameState.apply`` plays cards through the compiled core (state._play_natively);
+    """``GameState.apply`` plays cards through the compiled core (``_play_natively``);
     the states it makes equal, field by field, those of the pure-Python path, also after
     pickling, and an illegal card is refused with the same IllegalActionError text."""
-    _native()
-    assert state_module._NATIVE_PLAY is not None, "GameState does not use the compiled core"
+    play_step = _native().play_step
+    assert state_module._NATIVE_PLAY is play_step, "GameState does not use the compiled core"
+    taken: list[int] = []
+
+    def counted(*args: Any) -> Any:
+        step = play_step(*args)
+        taken.append(step is not None)
+        return step
+
+    monkeypatch.setattr(state_module, "_NATIVE_PLAY", counted)
     for pack, n in ((32, 4), (36, 6), (32, 2)):
         rules = Rules(pack=pack, **variant)
         for seed in range(5):
+            taken.clear()
             states, actions = _random_game(rules, n, seed)
-            assert any(hasattr(s, "_core") for s in states)  # the compiled path was taken
+            assert sum(taken) > len(taken) / 2  # the compiled path played most cards
             refusals = [
                 [_refusal(s, bad) for bad in _illegal_plays(s)[:2]]
                 for s in states[:-1]
@@ -337,7 +348,6 @@ def test_gamestate_plays_the_same_with_the_compiled_core(
                 played = [reference]
                 for action in actions:
                     played.append(played[-1].apply(action))
-                assert not any(hasattr(s, "_core") for s in played)
                 expected = [
                     [_refusal(s, bad) for bad in _illegal_plays(s)[:2]]
                     for s in played[:-1]
@@ -352,6 +362,23 @@ def test_gamestate_plays_the_same_with_the_compiled_core(
                 assert mine.view(0) == theirs.view(0)
             assert refusals == expected
             assert pickles == played[::7]
+
+
+def test_the_environment_variable_keeps_gamestate_on_the_reference() -> None:
+    """``BOHMISCH_WATTEN_NATIVE=0``: GameState plays every card in Python; without it, in C."""
+    _native()
+    code = (
+        "import bohmisch_watten, bohmisch_watten.state as s;"
+        "print(bool(bohmisch_watten.native_core), s._NATIVE_PLAY is None)"
+    )
+    answers = {}
+    for setting in ("0", "1"):
+        env = {**os.environ, "BOHMISCH_WATTEN_NATIVE": setting}
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        answers[setting] = done.stdout.split()
+    assert answers == {"0": ["False", "True"], "1": ["True", "False"]}
 
 
 # ----------------------------------------------------------------- hostile arguments
@@ -445,6 +472,48 @@ def test_the_native_game_refuses_bad_actions_and_stays_usable() -> None:
             native.random_playouts(*args)
     assert game.playout(7) > 0
     assert game.is_terminal or game.deal_number > 500
+
+
+def _play_args() -> list[Any]:
+    """The arguments GameState gives play_step, from a real mid-trick state."""
+    state = new_game(4).apply(Shuffle(DECK))
+    while state.phase is not Phase.PLAY:
+        state = state.apply(state.legal_actions()[0])
+    state = state.apply(state.legal_actions()[0])
+    deal = state.deal_fields
+    card = state.legal_actions()[0].card.index  # type: ignore[attr-defined]
+    return [
+        state.current_player, card, state.play_mask, state.hand_masks, state.trick_plays,
+        state.played_tricks, state.tricks_won, deal.folded, deal.trump, True,
+    ]  # fmt: skip
+
+
+BAD_PLAY_ARGS: list[tuple[int, Any, type[Exception]]] = [
+    (0, None, TypeError), (0, 4, ValueError), (0, -1, ValueError), (0, 1.0, TypeError),
+    (1, 36, ValueError), (1, "1", TypeError), (1, 2**70, ValueError),
+    (2, None, TypeError), (3, [1, 2, 3, 4], TypeError), (3, (1,), ValueError),
+    (3, (1, 2, 3, "4"), TypeError), (3, tuple(range(9)), TypeError),
+    (4, ((0, 1),) * 7, TypeError), (4, ((0, 1, 2),), TypeError), (4, ((9, 1),), ValueError),
+    (4, ((0, 99),), ValueError), (4, (None,), TypeError), (4, ((0, 1),) * 4, ValueError),
+    (5, (None,) * 5, TypeError), (6, (0, 0, 0), ValueError), (6, (0, 0, 0, 9), ValueError),
+    (7, (True, True, True, False), ValueError), (7, (0, 0, 0, 0), TypeError),
+    (7, (False,) * 3, ValueError), (8, 36, ValueError), (8, None, TypeError),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("index", "value", "error"), BAD_PLAY_ARGS)
+def test_play_step_refuses_bad_fields(index: int, value: Any, error: type[Exception]) -> None:
+    native = _native()
+    args = _play_args()
+    assert native.play_step(*args) is not None  # the good arguments work
+    args[index] = value
+    with pytest.raises(error):
+        native.play_step(*args)
+
+
+def test_play_step_refuses_a_wrong_number_of_arguments() -> None:
+    with pytest.raises(TypeError, match="10 arguments"):
+        _native().play_step(*_play_args()[:9])
 
 
 def test_random_calls_never_crash_the_native_game() -> None:

@@ -1,4 +1,4 @@
-"""The command line as issue 57's newcomer met it: big tables, the arena's options, saves.
+"""The command line as a newcomer met it: big tables, the arena's options, saves.
 
 Each test runs the real command (``main``) or the example script in a subprocess.
 """
@@ -37,7 +37,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 def test_the_demo_of_seven_plays_the_suggested_rules_says_so_and_ends(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """The issue's command: it printed 12,545 lines and stopped after 500 deals."""
+    """A newcomer's command: it printed 12,545 lines and stopped after 500 deals."""
     code, out, err = run(["--players", "7", "--pack", "36", "--seed", "3"], capsys)
     assert code == 0
     lines = out.splitlines()

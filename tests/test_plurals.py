@@ -1,4 +1,4 @@
-"""Counted nouns in the number they need (issue 57: "4 games on 1 boards", "1 games
+"""Counted nouns in the number they need (a newcomer met "4 games on 1 boards", "1 games
 reached", "exchanges 0 card(s)")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PolicyBot decides on one PyTorch thread and gives torch its setting back (issue 57).
+"""PolicyBot decides on one PyTorch thread and gives torch its setting back.
 
 A forward pre-hook on the bot's own network (torch's hook, not a mock) records the
 thread count each pass really runs with.
@@ -99,3 +99,14 @@ def test_threads_is_checked_and_pickled(checkpoint: Path) -> None:
     bot = PolicyBot(checkpoint, sample=True, threads=2)
     copy = pickle.loads(pickle.dumps(bot))
     assert (copy.path, copy.sample, copy.threads) == (str(checkpoint), True, 2)
+
+
+def test_the_checkpoint_is_read_when_the_bot_is_made(checkpoint: Path, tmp_path: Path) -> None:
+    """Not inside the first decision, where the arena timed it (about 70 ms a game, the
+    arena making each game's bots anew); a bad path fails at once."""
+    bot = make_bot(f"policy:{checkpoint}")
+    checkpoint.unlink()  # read already: the decisions need no file
+    view = _views(1)[0]
+    assert bot.choose(view, random.Random(0)) in view.legal_actions()
+    with pytest.raises(ValueError, match="no checkpoint at"):
+        PolicyBot(tmp_path / "missing.pt")

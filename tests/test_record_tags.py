@@ -158,7 +158,7 @@ def test_the_arena_records_say_how_a_game_ended() -> None:
                            keep_records=True)  # fmt: skip
     assert all(r.record is not None for r in results)
     tags = [load_record(r.record or "").tag("result") or "" for r in results]
-    assert all(t.startswith("adjudicated after 1 deals; winners ") for t in tags)
+    assert all(t.startswith("adjudicated after 1 deal; winners ") for t in tags)
     _, results = run_arena(["heuristic", "heuristic"], players=2, games=2, seed=1,
                            rules=Rules(start_score=3), keep_records=True)  # fmt: skip
     for result in results:

@@ -1,4 +1,4 @@
-"""Nothing a client can start stalls the others (issue 56): reviews, bots, control frames.
+"""Nothing a client can start stalls the others: reviews, bots, control frames.
 
 Each test drives a real ``serve`` process over real sockets:
 

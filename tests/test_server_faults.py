@@ -233,7 +233,7 @@ def test_killed_connections_lose_no_move_and_both_processes_carry_on(
     before they are shown (or refused, never shown), the listeners connect again (a
     move through one process reaches the other's seat), and both keep answering."""
     with two_servers(tmp_path, postgres_url) as (a, b):
-        answer = create(a, players=2, humans=2, bots=[])
+        answer = create(a, players=2, humans=2)
         table = answer["table"]
         tokens = [s["token"] for s in answer["seats"]]
         sockets = {0: Socket(a, f"/ws/{tokens[0]}", 0), 1: Socket(b, f"/ws/{tokens[1]}", 1)}
@@ -300,7 +300,7 @@ def test_the_database_restarted_mid_game(tmp_path: Path, postgres_url: str) -> N
     refused to its sender with an error (and shown to nobody), the table is as it
     was, and once it is back the same move is stored and reaches the other process."""
     with two_servers(tmp_path, postgres_url) as (a, b):
-        answer = create(a, players=2, humans=2, bots=[])
+        answer = create(a, players=2, humans=2)
         table = answer["table"]
         tokens = [s["token"] for s in answer["seats"]]
         sockets = {0: Socket(a, f"/ws/{tokens[0]}", 0), 1: Socket(b, f"/ws/{tokens[1]}", 1)}
@@ -453,7 +453,7 @@ def test_a_process_paused_past_the_expiry_stores_nothing_more_and_tells_its_peop
     refuses the move its person sends at once (no row after the expiry) and tells
     its people that the table expired, as A told its own."""
     with two_servers(tmp_path, postgres_url, "--expire-idle", "3") as (a, b):
-        answer = create(a, players=2, humans=2, bots=[])
+        answer = create(a, players=2, humans=2)
         table = answer["table"]
         tokens = [s["token"] for s in answer["seats"]]
         sockets = {0: Socket(a, f"/ws/{tokens[0]}", 0), 1: Socket(b, f"/ws/{tokens[1]}", 1)}
@@ -494,6 +494,12 @@ def test_a_process_paused_past_the_expiry_stores_nothing_more_and_tells_its_peop
         assert len(stored(postgres_url, table)[1]) == before  # nothing after the expiry
         assert a.get(f"/api/tables/{table}")[0] == b.get(f"/api/tables/{table}")[0] == 404
         check_shown(postgres_url, table, list(sockets.values()))
+        for socket in sockets.values():
+            socket.close()
+    with serving(tmp_path / "a", db=postgres_url) as again:  # restarted: still expired
+        assert again.get(f"/api/tables/{table}")[0] == 404
+        assert table not in [t["table"] for t in again.tables()]
+        assert len(stored(postgres_url, table)[1]) == before
 
 
 # ------------------------------------------------------------- kill -9

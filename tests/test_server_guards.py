@@ -43,7 +43,7 @@ def test_the_gate_reads_built_in_names_and_their_capped_parameters() -> None:
     assert gate.resolve("deep") == "deep"
     assert gate.spec("deep") == "expert:samples=80"
     assert gate.spec("search:rollouts=60") == "search:rollouts=60"
-    assert gate.allowed().endswith(", deep")
+    assert gate.allowed.endswith(", deep")
     for text, message in [
         (7, "a bot is a name of at most 120 characters"),
         ("", "a bot is a name"),
@@ -346,7 +346,7 @@ def test_a_table_expired_elsewhere_takes_no_move_and_its_people_are_told(
     app = create_server(open_storage(str(tmp_path / "t.sqlite")), allowed_hosts=["testserver"])
     game: GameServer = app.state.server
     with TestClient(app) as client:
-        answer = client.post("/api/tables", json={"players": 2, "humans": 2, "bots": []})
+        answer = client.post("/api/tables", json={"players": 2, "humans": 2})
         table = answer.json()["table"]
         token = answer.json()["seats"][0]["token"]
         hub = game.hubs[table]

@@ -572,7 +572,7 @@ def test_the_database_files_are_private(tmp_path: Path) -> None:
         ("Du", "a name the page gives seats itself"),
         ("Seat 2", "a name the page gives seats itself"),
         ("Seat 1 (search bot)", "a name the page gives seats itself"),
-        # Confusables of the page's own words (issue 56): full-width letters (NFKC),
+        # Confusables of the page's own words: full-width letters (NFKC),
         # a Cyrillic letter among Latin ones, a whole name in lookalike letters.
         ("\uff39\uff2f\uff35", "a name the page gives seats itself"),
         ("\uff53\uff45\uff41\uff54\u3000\uff13", "a name the page gives seats itself"),

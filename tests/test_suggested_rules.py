@@ -72,7 +72,7 @@ def _deals_to_end(rules: Rules, players: int, seed: int, cap: int) -> int | None
 
 @pytest.mark.rule("R29", "R31", "R33")
 def test_the_suggestion_ends_a_game_the_default_rules_do_not() -> None:
-    """Game 3 of seven heuristic seats (the seed of issue 57's demo run) runs past 100
+    """Game 3 of seven heuristic seats (the seed of a newcomer's demo run) runs past 100
     deals under the default rules with 36 cards and ends under the suggested rules."""
     assert _deals_to_end(Rules(pack=36), 7, 3, cap=100) is None
     ended = _deals_to_end(suggested_rules(7, 36), 7, 3, cap=100)

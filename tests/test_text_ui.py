@@ -45,7 +45,7 @@ def test_the_exchange_is_grouped_not_numbered() -> None:
     screen = table.render()
     numbered = [line for line in screen.splitlines() if line.strip()[:3].rstrip(".").isdigit()]
     assert len(numbered) <= 2  # ... the person sees keep (and fold)
-    assert "Or name up to 2 card(s)" in screen
+    assert "Or name up to 2 cards" in screen
     assert "'+trump' to take the trump card" in screen  # seat 0 deals (R19)
     hand = table.view.hand
     lines = table.handle(f"{hand[0]} {hand[1]}")  # typed cards are the exchange

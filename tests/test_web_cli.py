@@ -79,7 +79,7 @@ def test_serve_seats_seven_with_the_36_card_pack(started: list[dict[str, Any]]) 
     [
         (["--humans", "5"], "humans must be from 1 to 4"),
         (["--players", "5"], "players must be 2 to 4 with the 32-card pack (R1)"),
-        (["--bots", "random"], "need 3 bot name(s)"),
+        (["--bots", "random"], "need 3 bot names"),
         (["--delay", "-1"], "--delay must not be negative"),
         (["--dealer", "4"], "dealer must be a seat from 0 to 3"),
     ],

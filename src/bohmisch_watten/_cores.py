@@ -28,7 +28,7 @@ __all__ = ["ENVIRONMENT_VARIABLE", "NATIVE", "NATIVE_ABI", "CoreInfo", "native_c
 ENVIRONMENT_VARIABLE: Final = "BOHMISCH_WATTEN_NATIVE"
 """Set to ``0`` before the package is imported to run the pure-Python reference."""
 
-NATIVE_ABI: Final = 1
+NATIVE_ABI: Final = 2
 """The ``ABI`` constant the compiled module must report (``BW_NATIVE_ABI`` in module.c)."""
 
 

@@ -314,31 +314,6 @@ class GameState(DealFacts):
     """The cached hash; left unset by ``__init__`` (nothing to pay per ``apply()``)."""
     _deal_score: DealScore = attrs.field(init=False, eq=False, repr=False, hash=False)
     """The cached :attr:`deal_score`; left unset until it is asked for."""
-    _core: Any = attrs.field(init=False, eq=False, repr=False, hash=False)
-    """In phase PLAY with the compiled core: this state's twin, a ``_native.Game``.
-
-    Set on the states :meth:`_play_natively` makes (and on the state it starts from), which
-    leave the four fields that change with every card (``hand_masks``, ``trick_plays``,
-    ``played_tricks``, ``tricks_won``) unset until they are read: ``__getattr__`` fills
-    them from the twin then.  Unset on every other state, and always with the Python core.
-    """
-
-    if not TYPE_CHECKING:  # mypy would let every unknown attribute through __getattr__
-
-        def __getattr__(self, name: str) -> Any:
-            """Fill the per-card fields of a state made by the compiled core when first read."""
-            if name in _CARD_FIELDS:
-                try:
-                    core = object.__getattribute__(self, "_core")
-                except AttributeError:
-                    pass
-                else:
-                    _set(self, "hand_masks", core.hand_masks)
-                    _set(self, "trick_plays", core.trick)
-                    _set(self, "played_tricks", core.played_tricks)
-                    _set(self, "tricks_won", core.tricks_won)
-                    return object.__getattribute__(self, name)
-            raise AttributeError(f"'GameState' object has no attribute {name!r}")
 
     def __attrs_post_init__(self) -> None:
         """Set the two flags that follow from the phase (the fast constructor sets them too)."""
@@ -780,7 +755,7 @@ class GameState(DealFacts):
         if seat is not None and not seat_may_act(seat, self.current_player, self.num_players):
             raise IllegalActionError(turn_message(self.phase, self.current_player, seat))
         if type(action) is PlayCard and self.phase is _PLAY:  # the same step, found sooner
-            if _NATIVE_PLAY is not None:
+            if _NATIVE_PLAY is not None:  # the compiled core, if built (bohmisch_watten._cores)
                 native = self._play_natively(action)
                 if native is not None:
                     return native
@@ -1101,44 +1076,39 @@ class GameState(DealFacts):
         return new  # type: ignore[no-any-return]
 
     def _play_natively(self, action: PlayCard) -> GameState | None:
-        """``self.apply(action)`` by the compiled core, or None for the Python path to take.
+        """:meth:`_apply_play` by the compiled core, or None for the Python path to take.
 
-        The hot path of a user's loop, a card played (R24–R27): the twin game in C plays it
-        and the new state gets the few fields read at every step (phase, seat, play mask),
-        sharing the deal's and the game's fields, which do not change in trick play; the
-        per-card fields wait in the twin until read.  The Python path takes everything else:
-        a card that is not playable (its :class:`IllegalActionError` names the rule) and the
-        card that completes the deal (the scoring and the deal's summary are Python's).
-        tests/test_native_lockstep.py plays both paths side by side.
+        The commonest step of a user's loop, a card played (R24–R27), worked out in C on
+        this state's own fields (``_native.play_step``): it returns the new hands, trick,
+        finished tricks and counts, sharing what does not change, and the next seat with
+        its play mask, so the new state is the one :meth:`_apply_play` makes, field for
+        field (tests/test_native_lockstep.py plays both side by side).  The Python path
+        takes the rest: a card that may not be played (its :class:`IllegalActionError`
+        names the rule) and the card that completes the deal (the phase machine and the
+        scoring).
         """
-        try:
-            core = self._core
-        except AttributeError:  # the first card of the deal, or a state made by Python
-            if not self.play_mask >> action.card.index & 1:
-                return None
-            deal = self.deal_fields
-            try:
-                core = _NATIVE_PLAY(  # type: ignore[misc]
-                    self.game_fields.num_players, deal.trump, self.game_fields.rules.must_head,
-                    self.current_player, self.hand_masks, self.trick_plays, self.played_tricks,
-                    self.tricks_won, deal.folded,
-                )  # fmt: skip
-            except (TypeError, ValueError):  # fields no deal of R15 has: Python says why
-                return None
-            _set(self, "_core", core)
-        step = core.child_play(action.card.index)
+        deal = self.deal_fields
+        seat = self.current_player
+        step = _NATIVE_PLAY(  # type: ignore[misc]
+            seat, action.card.index, self.play_mask, self.hand_masks, self.trick_plays,
+            self.played_tricks, self.tricks_won, deal.folded, deal.trump,
+            self.game_fields.rules.must_head,
+        )  # fmt: skip
         if step is None:
             return None
-        new: Any = _new_object(_Unfrozen)
-        new.phase = _PLAY
-        new.current_player = step[1]
-        new.deal_fields = self.deal_fields
+        new: Any = _new_object(_Unfrozen)  # as _apply_play builds it
+        new.phase = _PLAY_ON  # the machine's answer before the deal's last card
+        new.current_player = step[4]
+        new.hand_masks = step[0]
+        new.trick_plays = step[1]
+        new.played_tricks = step[2]
+        new.tricks_won = step[3]
+        new.deal_fields = deal
         new.game_fields = self.game_fields
-        new.play_mask = step[2]
-        new.history_node = (self.history_node, self.current_player, action)
+        new.play_mask = step[5]
+        new.history_node = (self.history_node, seat, action)
         new.is_chance_node = False
         new.is_terminal = False
-        new._core = step[0]
         new.__class__ = GameState
         return new  # type: ignore[no-any-return]
 
@@ -1350,10 +1320,9 @@ _FIELD_NAMES: Final = tuple(
 """The fields pickled as they are; the history (the last field) is flattened."""
 
 
-_CARD_FIELDS: Final = frozenset({"hand_masks", "trick_plays", "played_tricks", "tricks_won"})
-"""The fields a state made by the compiled core fills when first read (``__getattr__``)."""
-_NATIVE_PLAY: Final = None if NATIVE is None else NATIVE.play_game
-"""The compiled core's constructor of a game in phase PLAY, or None with the Python core."""
+_NATIVE_PLAY: Final = getattr(NATIVE, "play_step", None)
+"""The compiled core's card play on the state's fields (src/native/py_play.c), or None
+with the Python core: see :meth:`GameState._play_natively`."""
 
 
 class _Unfrozen(DealFacts):

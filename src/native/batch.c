@@ -466,12 +466,13 @@ void bw_batch_step(bw_batch *b, const int64_t *actions, const bw_outputs *out) {
             continue;
         }
         int actor = slot->to_act;
-        if (!is_legal_for(&slot->game, actor, actions[i])) {
+        int64_t id = actions[i]; /* read once: the caller's array is not ours */
+        if (!is_legal_for(&slot->game, actor, id)) {
             out->illegal[i] = 1; /* ends the episode with -1 for the actor alone */
             out->terminated[i] = 1;
             out->rewards[i] = -1.0;
             every[actor] = -1.0;
-        } else if (play(b, slot, (int)actions[i], every, &out->terminated[i], &out->truncated[i])) {
+        } else if (play(b, slot, (int)id, every, &out->terminated[i], &out->truncated[i])) {
             out->rewards[i] = every[actor];
         } else {
             memset(every, 0, sizeof(double) * (size_t)n);

@@ -1,4 +1,4 @@
-/* N games stepped together for learning code (issue 58): the batched, pgx-style API of
+/* N games stepped together for learning code: the batched, pgx-style API of
  * bohmisch_watten.adapters.batch and the compiled path of the Gymnasium vector env.
  *
  * Plain C on top of game.h (py_batch.c wraps it for Python).  Every game of a batch is

@@ -12,9 +12,10 @@
 
 /* Bumped whenever the module's functions change meaning, so that a stale build left in
  * a source tree is refused by bohmisch_watten._cores rather than trusted. */
-#define BW_NATIVE_ABI 1
+#define BW_NATIVE_ABI 2
 
 int bw_add_game(PyObject *module); /* py_game.c: the Game type and random_playouts */
+int bw_add_play(PyObject *module); /* py_play.c: play_step, GameState's hot path */
 int bw_add_batch(PyObject *module); /* py_batch.c: the Batch type and heuristic_action */
 int bw_add_evidence(PyObject *module); /* evidence.c: the opponent model's exchange term */
 
@@ -44,7 +45,8 @@ PyMODINIT_FUNC PyInit__native(void) {
         Py_DECREF(module);
         return NULL;
     }
-    if (bw_add_game(module) < 0 || bw_add_batch(module) < 0 || bw_add_evidence(module) < 0) {
+    if (bw_add_game(module) < 0 || bw_add_play(module) < 0 || bw_add_batch(module) < 0 ||
+        bw_add_evidence(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

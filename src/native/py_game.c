@@ -279,184 +279,10 @@ static PyObject *game_playout(GameObject *self, PyObject *args, PyObject *kwargs
     bw_rng rng;
     bw_rng_seed(&rng, seed);
     long decisions;
-    Py_BEGIN_ALLOW_THREADS decisions = bw_playout(&self->game, &rng, (int32_t)max_deal);
-    Py_END_ALLOW_THREADS return PyLong_FromLong(decisions);
-}
-
-/* child_play(card): the game after this card, for GameState.apply's hot path (state.py).
- * None when the card is not playable now or completes the deal (the Python reference
- * scores a deal); else (child, current_player, play_mask). */
-static PyObject *game_child_play(GameObject *self, PyObject *arg) {
-    long card;
-    if (int_arg(arg, "card", 0, BW_MAX_PACK - 1, &card) < 0) {
-        return NULL;
-    }
-    const bw_game *g = &self->game;
-    int active = g->n - __builtin_popcount(g->folded);
-    if (g->phase != BW_PLAY || !(g->play_mask >> card & 1) ||
-        (g->nplayed == BW_TRICKS - 1 && g->ntrick + 1 == active)) {
-        Py_RETURN_NONE;
-    }
-    GameObject *child = (GameObject *)GameType.tp_alloc(&GameType, 0);
-    if (child == NULL) {
-        return NULL;
-    }
-    child->game = *g;
-    bw_apply(&child->game, BW_PLAY_BASE + (int)card);
-    return Py_BuildValue("(NiK)", (PyObject *)child, child->game.current,
-                         (unsigned long long)child->game.play_mask);
-}
-
-/* One (seat, card) pair of a trick, checked. */
-static int play_arg(PyObject *pair, int n, bw_play *out) {
-    long seat, card;
-    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
-        PyErr_Format(PyExc_TypeError, "a play must be a (seat, card) tuple");
-        return -1;
-    }
-    if (int_arg(PyTuple_GET_ITEM(pair, 0), "a play's seat", 0, n - 1, &seat) < 0 ||
-        int_arg(PyTuple_GET_ITEM(pair, 1), "a play's card", 0, BW_MAX_PACK - 1, &card) < 0) {
-        return -1;
-    }
-    out->seat = (uint8_t)seat;
-    out->card = (uint8_t)card;
-    return 0;
-}
-
-/* A tuple of at most `most` plays into out; its length, or -1. */
-static int plays_arg(PyObject *plays, int n, int most, bw_play *out) {
-    if (!PyTuple_Check(plays)) {
-        PyErr_Format(PyExc_TypeError, "plays must be a tuple of (seat, card) pairs");
-        return -1;
-    }
-    Py_ssize_t count = PyTuple_GET_SIZE(plays);
-    if (count > most) {
-        PyErr_Format(PyExc_ValueError, "too many plays in a trick (%zd)", count);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (play_arg(PyTuple_GET_ITEM(plays, i), n, &out[i]) < 0) {
-            return -1;
-        }
-    }
-    return (int)count;
-}
-
-/* One int per seat from a tuple. */
-static int seats_arg(PyObject *values, int n, const char *name, long low, long high, long *out) {
-    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) != n) {
-        PyErr_Format(PyExc_TypeError, "%s must be a tuple with one entry per seat", name);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        if (int_arg(PyTuple_GET_ITEM(values, i), name, low, high, &out[i]) < 0) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* play_game(num_players, trump, must_head, current, hands, trick, played_tricks,
- * tricks_won, folded): a game in phase PLAY with these fields (GameState's compact
- * fields), for the hot path of state.py.  Only the fields of trick play are set: such
- * a game plays cards (child_play), it never scores a deal. */
-static PyObject *play_game(PyObject *module, PyObject *args) {
-    PyObject *n_object, *trump_object, *head_object, *current_object, *hands, *trick, *played;
-    PyObject *won, *folded;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOO:play_game", &n_object, &trump_object, &head_object,
-                          &current_object, &hands, &trick, &played, &won, &folded)) {
-        return NULL;
-    }
-    long n, trump, current, values[BW_MAX_PLAYERS];
-    bw_rules rules = bw_default_rules();
-    rules.pack = 36;
-    if (int_arg(n_object, "num_players", 2, BW_MAX_PLAYERS, &n) < 0 ||
-        int_arg(trump_object, "trump", 0, BW_MAX_PACK - 1, &trump) < 0 ||
-        flag_arg(head_object, "must_head", &rules.must_head) < 0 ||
-        int_arg(current_object, "current", 0, n - 1, &current) < 0) {
-        return NULL;
-    }
-    GameObject *self = (GameObject *)GameType.tp_alloc(&GameType, 0);
-    if (self == NULL) {
-        return NULL;
-    }
-    bw_game *g = &self->game;
-    bw_game_init(g, (int)n, &rules, 0, 2, NULL, 0);
-    g->phase = BW_PLAY;
-    g->trump = (int8_t)trump;
-    g->current = (uint8_t)current;
-    if (!PyTuple_Check(folded) || PyTuple_GET_SIZE(folded) != n) {
-        PyErr_Format(PyExc_TypeError, "folded must be a tuple of bools, one per seat");
-        goto fail;
-    }
-    for (int i = 0; i < n; i++) {
-        uint8_t out;
-        if (flag_arg(PyTuple_GET_ITEM(folded, i), "folded", &out) < 0) {
-            goto fail;
-        }
-        g->folded |= (uint8_t)(out << i);
-    }
-    int active = (int)n - __builtin_popcount(g->folded);
-    if (active < 2 || (g->folded >> current & 1)) {
-        PyErr_Format(PyExc_ValueError, "play_game: at least two active seats, one to act");
-        goto fail;
-    }
-    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != n) {
-        PyErr_Format(PyExc_TypeError, "hands must be a tuple of masks, one per seat");
-        goto fail;
-    }
-    for (int i = 0; i < n; i++) {
-        PyObject *mask = PyTuple_GET_ITEM(hands, i);
-        if (!PyLong_Check(mask) || PyBool_Check(mask)) {
-            PyErr_Format(PyExc_TypeError, "hands must hold int masks");
-            goto fail;
-        }
-        unsigned long long bits = PyLong_AsUnsignedLongLong(mask);
-        if (PyErr_Occurred() || bits >> BW_MAX_PACK) {
-            PyErr_Clear();
-            PyErr_Format(PyExc_ValueError, "a hand mask holds cards 0 to 35 only");
-            goto fail;
-        }
-        g->hands[i] = bits;
-    }
-    int count = plays_arg(trick, (int)n, active - 1, g->trick);
-    if (count < 0) {
-        goto fail;
-    }
-    g->ntrick = (uint8_t)count;
-    if (!PyTuple_Check(played) || PyTuple_GET_SIZE(played) > BW_TRICKS - 1) {
-        PyErr_Format(PyExc_TypeError, "played_tricks must be a tuple of at most 4 tricks");
-        goto fail;
-    }
-    for (Py_ssize_t t = 0; t < PyTuple_GET_SIZE(played); t++) {
-        PyObject *done = PyTuple_GET_ITEM(played, t);
-        long winner;
-        if (!PyTuple_Check(done) || PyTuple_GET_SIZE(done) != 2) {
-            PyErr_Format(PyExc_TypeError, "a played trick must be (plays, winner)");
-            goto fail;
-        }
-        if (plays_arg(PyTuple_GET_ITEM(done, 0), (int)n, active, g->played[t]) != active ||
-            int_arg(PyTuple_GET_ITEM(done, 1), "winner", 0, n - 1, &winner) < 0) {
-            if (!PyErr_Occurred()) {
-                PyErr_Format(PyExc_ValueError, "a played trick holds one card per active seat");
-            }
-            goto fail;
-        }
-        g->played_winner[t] = (uint8_t)winner;
-        g->nplayed = (uint8_t)(t + 1);
-    }
-    if (seats_arg(won, (int)n, "tricks_won", 0, BW_TRICKS, values) < 0) {
-        goto fail;
-    }
-    for (int i = 0; i < n; i++) {
-        g->tricks_won[i] = (uint8_t)values[i];
-    }
-    g->play_mask = bw_legal_play_mask(g->hands[current], g->trick, g->ntrick, bw_suit_of[trump],
-                                      rules.must_head);
-    return (PyObject *)self;
-fail:
-    Py_DECREF(self);
-    return NULL;
+    bw_game game = self->game; /* played without the GIL on a copy: no other thread sees it */
+    Py_BEGIN_ALLOW_THREADS decisions = bw_playout(&game, &rng, (int32_t)max_deal);
+    Py_END_ALLOW_THREADS self->game = game;
+    return PyLong_FromLong(decisions);
 }
 
 /* ------------------------------------------------------------------ reads */
@@ -664,9 +490,6 @@ static PyMethodDef game_methods[] = {
     {"shuffle", (PyCFunction)game_shuffle, METH_O,
      "The chance action: a permutation of the pack's card indices, top first (R11)."},
     {"legal", (PyCFunction)game_legal, METH_NOARGS, "The legal action ids, ascending."},
-    {"child_play", (PyCFunction)game_child_play, METH_O,
-     "child_play(card): (game after the card, current player, play mask), or None when the "
-     "card is not playable or ends the deal."},
     {"fold_rule", (PyCFunction)game_fold_rule, METH_O,
      "In the exchange, the condition of R21 (1-6) that forbids seat to fold, or 0."},
     {"playout", (PyCFunction)(void (*)(void))game_playout, METH_VARARGS | METH_KEYWORDS,
@@ -718,9 +541,6 @@ static PyObject *random_playouts(PyObject *module, PyObject *args, PyObject *kwa
 }
 
 static PyMethodDef game_functions[] = {
-    {"play_game", (PyCFunction)play_game, METH_VARARGS,
-     "play_game(num_players, trump, must_head, current, hands, trick, played_tricks, "
-     "tricks_won, folded): a Game in phase PLAY with GameState's compact fields."},
     {"random_playouts", (PyCFunction)(void (*)(void))random_playouts, METH_VARARGS | METH_KEYWORDS,
      "random_playouts(game, games, seed, max_deal=500): play copies of game to their ends "
      "by random legal decisions (a seeded xoshiro256** in C); the decisions taken."},

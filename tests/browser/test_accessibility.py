@@ -138,6 +138,21 @@ def test_axe_finds_nothing_serious_on_the_lobby_and_the_table(
     page.click("#review-button")  # the person's decisions judged by the search bot
     page.wait_for_selector("#review p", timeout=60_000)
     audit(page, axe, f"the review ({lang}, {viewport})")
+    # every look of a judged decision, whichever this game happened to have: the page's
+    # own renderReview with the person's first decision labelled each way, one at a time
+    # (a row scrolled out of the review's view is not judged)
+    for label in ("inaccuracy", "mistake", "blunder"):
+        page.evaluate(
+            """async (label) => {
+                const data = await (await fetch("/api/tables/" + TABLE + "/review")).json();
+                const first = data.decisions.find((d) => d.seat === frame.seat);
+                data.decisions = [{...first, label}];
+                renderReview(data);
+            }""",
+            label,
+        )
+        assert page.locator(f"#review tr.{label}").count() == 1
+        audit(page, axe, f"the review of a {label} ({lang}, {viewport})")
     shot(page, f"a11y-game-over-{lang}-{viewport}")
     context.close()
     assert errors == []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Final, TypeAlias
 
-from ..bots import Bot
+from ..bots import Bot, HeuristicBot, RandomBot
 from ..state import GameState, new_game
 from ._config import count_argument, opponent_bots, players_argument, rules_argument
 from ._episodes import deal_over, deal_rewards
@@ -23,6 +23,8 @@ __all__ = ["SELF_PLAY", "Paid", "SeatGame"]
 
 SELF_PLAY: Final = "self"
 """The ``opponents`` value that makes every seat the learner."""
+
+_RANDOM, _HEURISTIC, _LEARNER = 0, 1, 2  # the seat kinds of src/native/batch.h
 
 Paid: TypeAlias = tuple[float, ...] | None
 """Every seat's reward of a step, None when all are 0 (most steps)."""
@@ -152,6 +154,26 @@ class SeatGame:
             return paid, False, False
         terminated = self.ended(self.state)
         return paid, terminated, not terminated and self.capped(self.state)
+
+    def native_kinds(self) -> bytes | None:
+        """The compiled core's kind of every seat (2 learner, 0 RandomBot, 1
+        HeuristicBot), or None if a bot is not one the compiled core plays.
+
+        Only exactly :class:`RandomBot` and :class:`HeuristicBot` (a subclass may choose
+        otherwise), as :func:`~bohmisch_watten.adapters.fast.bot_action` decides.
+        """
+        kinds = []
+        for seat in range(self.start.num_players):
+            bot = self.opponents.get(seat)
+            if self.seat is None or seat == self.seat:
+                kinds.append(_LEARNER)
+            elif type(bot) is RandomBot:
+                kinds.append(_RANDOM)
+            elif type(bot) is HeuristicBot:
+                kinds.append(_HEURISTIC)
+            else:
+                return None
+        return bytes(kinds)
 
     @classmethod
     def build(

@@ -2,19 +2,14 @@
 
 A pgx-style batched API for learning code: one call steps every game, and the
 observations, action masks, rewards and episode ends of all of them are numpy arrays
-that the compiled core writes in place (no copy, no Python object per game):
+that the compiled core writes in place (no copy, no Python object per game)::
 
->>> from bohmisch_watten import native_core
->>> from bohmisch_watten.adapters.batch import BatchGames
->>> games = BatchGames(1024, players=4) if native_core else None
->>> if games is not None:
-...     observations, masks = games.reset(seed=7)
-...     for _ in range(100):
-...         observations, rewards, terminated, truncated = games.step(games.random_actions())
-...     print(observations.shape, masks.shape)
-... else:
-...     print((1024, 496), (1024, 99))
-(1024, 496) (1024, 99)
+    from bohmisch_watten.adapters.batch import BatchGames
+
+    games = BatchGames(1024, players=4)  # self-play: every seat is the caller's
+    observations, masks = games.reset(seed=7)  # (1024, 496) float32, (1024, 99) int8
+    for _ in range(100):
+        observations, rewards, terminated, truncated = games.step(games.random_actions())
 
 * **Games.**  Each game is exactly one episode of
   :class:`~bohmisch_watten.adapters.gymnasium.WattenEnv` with the same arguments
@@ -55,55 +50,29 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import native_core
-from ..bots import Bot, HeuristicBot, RandomBot
 from ..rules import Overshoot, Rules, Schleck
 from ..state import GameState
 from ._config import count_argument
 from ._seat_game import SeatGame
 
-__all__ = ["BatchGames", "native_seat_kinds"]
-
-NATIVE: Final = native_core.module
-"""The compiled core, or None: the games run in C when it is built."""
+__all__ = ["BatchGames"]
 
 _DEFAULT_RULES: Final = Rules()
 _SCHLECK: Final = {Schleck.ALTERNATE: 0, Schleck.CUTTER_ONLY: 1, Schleck.NONE: 2}
 _OVERSHOOT: Final = {Overshoot.WINS: 0, Overshoot.ADDED_BACK: 1}
-_RANDOM, _HEURISTIC, _LEARNER = 0, 1, 2  # the seat kinds of batch.h
 _NEUMAIER: Final = sys.version_info >= (3, 12)
 """Whether this interpreter's ``sum()`` of floats is compensated (3.12+): the compiled
 heuristic bot sums its card values the same way, so its floats are Python's."""
 _SEED_BITS: Final = 62
-
-
-def native_seat_kinds(game: SeatGame) -> bytes | None:
-    """The compiled core's kind of every seat of ``game`` (learner, random or heuristic
-    bot), or None if a bot is not one the compiled core plays.
-
-    A bot is played natively only if it is exactly :class:`RandomBot` or
-    :class:`HeuristicBot` (a subclass may choose otherwise), as
-    :func:`~bohmisch_watten.adapters.fast.bot_action` decides.
-    """
-    kinds = []
-    for seat in range(game.start.num_players):
-        if game.seat is None or seat == game.seat:
-            kinds.append(_LEARNER)
-            continue
-        bot: Bot = game.opponents[seat]
-        if type(bot) is RandomBot:
-            kinds.append(_RANDOM)
-        elif type(bot) is HeuristicBot:
-            kinds.append(_HEURISTIC)
-        else:
-            return None
-    return bytes(kinds)
+_CORE: Final = native_core.module
+"""The compiled module, or None: the Python core runs."""
 
 
 def _native_start(state: GameState) -> Any:
     """The compiled core's game at the chance node ``state`` (R11)."""
-    assert NATIVE is not None
+    assert _CORE is not None
     rules = state.rules
-    return NATIVE.Game(
+    return _CORE.Game(
         state.num_players,
         state.dealer,
         pack=rules.pack,
@@ -151,7 +120,7 @@ class BatchGames:
         opponents: object = "self",
         max_deals: int | str = 100,
     ) -> None:
-        if NATIVE is None:
+        if _CORE is None:
             raise RuntimeError(
                 "BatchGames needs the compiled core (bohmisch_watten.native_core is false); "
                 "the Gymnasium vector env runs the same games in Python"
@@ -160,13 +129,13 @@ class BatchGames:
         if isinstance(opponents, str) and opponents.strip() == "random":
             opponents = None
         game = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
-        kinds = native_seat_kinds(game)
+        kinds = game.native_kinds()
         if kinds is None:
             raise ValueError(
                 "opponents: the compiled core plays the built-in random and heuristic bots "
                 "only (use the Python environments for other bots)"
             )
-        self._core = NATIVE.Batch(
+        self._core = _CORE.Batch(
             _native_start(game.start), count, kinds, game.deal_mode, game.max_deals, _NEUMAIER
         )
         n = game.start.num_players
@@ -178,9 +147,7 @@ class BatchGames:
         """Whether every seat is the caller's (``opponents="self"``)."""
         self.seat = game.seat
         """The learning seat; None in self-play."""
-        self.observations: npt.NDArray[np.float32] = np.zeros(
-            (count, self._core.size), np.float32
-        )
+        self.observations: npt.NDArray[np.float32] = np.zeros((count, self._core.size), np.float32)
         self.action_masks: npt.NDArray[np.int8] = np.zeros((count, self._core.num_ids), np.int8)
         self.seats: npt.NDArray[np.int64] = np.zeros(count, np.int64)
         """The seat whose observation each row is (the learning seat, or in self-play
@@ -227,7 +194,9 @@ class BatchGames:
             if len(seeds) != n:
                 raise ValueError(f"seed: {len(seeds)} seeds for {n} games")
         else:
-            raise TypeError(f"seed must be an int, a list of seeds or None, got {type(seed).__name__}")
+            raise TypeError(
+                f"seed must be an int, a list of seeds or None, got {type(seed).__name__}"
+            )
         which = np.ones(n, np.bool_)
         if mask is not None:
             which = np.asarray(mask)
@@ -256,7 +225,10 @@ class BatchGames:
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_]
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
     ]:
         """One action id per game: ``(observations, rewards, terminated, truncated)``.
 

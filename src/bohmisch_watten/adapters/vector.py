@@ -54,7 +54,7 @@ from ._config import count_argument
 from ._episodes import action_index
 from ._extras import needs_extra
 from ._seat_game import SeatGame
-from .batch import BatchGames, native_seat_kinds
+from .batch import BatchGames
 from .fast import Encoder
 
 with needs_extra(__name__, "gymnasium"):
@@ -67,9 +67,6 @@ with needs_extra(__name__, "gymnasium"):
     from gymnasium.vector.utils import batch_space
 
 __all__ = ["WattenVectorEnv"]
-
-NATIVE: Final = native_core.module
-"""The compiled core, or None: the games run in C when it is built."""
 
 _DEFAULT_RULES: Final = Rules()
 
@@ -113,7 +110,7 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if native is not None and not isinstance(native, bool):
             raise TypeError(f"native must be a bool or None, got {type(native).__name__}")
         first = SeatGame.build(players, rules, seat, mode, position, opponents, max_deals)
-        compiled = NATIVE is not None and native_seat_kinds(first) is not None
+        compiled = native_core.module is not None and first.native_kinds() is not None
         if native and not compiled:
             raise ValueError(
                 "native=True needs the compiled core and built-in opponents (random, "
@@ -151,7 +148,8 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         self.single_action_space = spaces.Discrete(self._num_ids)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._encoder = Encoder(n, self.num_envs, pack)
+        # The Python games' encoder (the compiled core writes its own arrays).
+        self._encoder = Encoder(n, 1 if self._batch is not None else self.num_envs, pack)
         self._autoreset = np.zeros(self.num_envs, np.bool_)
         self._masks: list[int] = [0] * self.num_envs
         self._seeded = np.zeros(self.num_envs, np.bool_)
@@ -200,8 +198,8 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
         if ids.dtype.kind not in "iu" or ids.dtype == np.bool_:
             # As the Python games do: every id of a game not being reset must be an
             # integer (TypeError naming ``action``); the others are ignored.
-            autoreset = self._autoreset.tolist()
-            values = [0 if autoreset[i] else action_index(a) for i, a in enumerate(ids.tolist())]
+            resetting = self._autoreset.tolist()
+            values = [0 if resetting[i] else action_index(a) for i, a in enumerate(ids.tolist())]
             ids = np.array([v if -(2**63) <= v < 2**63 else -1 for v in values], np.int64)
         autoreset = self._autoreset
         batch.step(ids.astype(np.int64, copy=False))
@@ -259,7 +257,9 @@ class WattenVectorEnv(gymnasium.vector.VectorEnv[Any, Any, Any]):
                     f"options['reset_mask'] must be {self.num_envs} booleans, one True at least"
                 )
         if self._batch is not None:
-            self._batch.reset([self._native_seed(i, seeds[i]) for i in range(self.num_envs)], mask=mask)
+            self._batch.reset(
+                [self._native_seed(i, seeds[i]) for i in range(self.num_envs)], mask=mask
+            )
             self._seeded |= mask
             self._autoreset[mask] = False
             return self._native_observe()

@@ -202,8 +202,9 @@ class PolicyBot:
     every decision, so the rest of the program (training, say) keeps its threads.
 
     Attributes:
-        path: the checkpoint written by :func:`save_policy` (read on the bot's first
-            decision and kept by the bot, which pickles as its path).
+        path: the checkpoint written by :func:`save_policy`, read when the bot is made
+            (a bad path fails there, not at a decision, and no decision's time holds
+            the reading) and kept by the bot, which pickles as its path.
         sample: draw the action from the network's distribution with the generator it
             is handed instead of taking the best one.
         threads: PyTorch's intra-op threads during the bot's own inference (default
@@ -216,19 +217,19 @@ class PolicyBot:
     sample: bool = False
     threads: int | None = attrs.field(default=1, validator=_check_threads)
     _net: PolicyNet | None = attrs.field(default=None, init=False, eq=False, hash=False, repr=False)
-    """The network, once read (on the first decision)."""
+    """The network, read from :attr:`path` when the bot is made."""
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_net", read_policy(self.path))
 
     def __reduce__(self) -> tuple[type[PolicyBot], tuple[str, bool, int | None]]:
         """Pickle as the path and the settings: the network is read again where it lands."""
         return (PolicyBot, (self.path, self.sample, self.threads))
 
     def network(self) -> PolicyNet:
-        """The bot's network, read from :attr:`path` the first time and then kept."""
-        net = self._net
-        if net is None:
-            net = read_policy(self.path)
-            object.__setattr__(self, "_net", net)
-        return net
+        """The bot's network, read from :attr:`path` when the bot was made."""
+        assert self._net is not None  # read in __attrs_post_init__
+        return self._net
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The network's action for the seat of ``view`` (always a legal one).

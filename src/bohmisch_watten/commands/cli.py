@@ -57,8 +57,8 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="RULES",
         help='the variants, e.g. "schleck=none,must_head=false", or "default" (default: the'
-        " rules suggested for the table, RULES.md §9.3: the default rules for 2 to 4"
-        " players, plus_fifty=true for 5 to 7)",
+        " default rules; demo and arena seat 5 to 7 players with the suggested rules,"
+        " plus_fifty=true, RULES.md §9.3)",
     )
 
 

@@ -5,9 +5,10 @@
   address (DNS rebinding) sends the attacker's name there, so it can neither read the
   API nor open a websocket.  By default the server serves the loopback names only;
   the operator names the others (``serve --allowed-host``).
-* **Cross-site writes.**  A request that may change anything (``POST``, ``PUT``,
-  ``PATCH``, ``DELETE``: the methods with a body; any other method is the routes' to
-  refuse, 405) must say ``Content-Type: application/json`` (415 otherwise),
+* **Cross-site writes.**  A request that changes anything (``POST``, the one method
+  of the server's routes that writes; any other method but ``GET``, ``HEAD`` and
+  ``OPTIONS`` is refused by the routes, 405, and changes nothing) must say
+  ``Content-Type: application/json`` (415 otherwise),
   which a page of another site cannot send without the browser asking the server
   first (CORS, which this server never allows), and if it carries an ``Origin`` it
   must be the server's own or one the operator allows (403 otherwise).
@@ -25,7 +26,8 @@ __all__ = ["LOOPBACK", "HostGuard", "host_name", "same_origin"]
 LOOPBACK: Final = frozenset({"localhost", "127.0.0.1", "::1"})
 """The host names a server serves unless the operator names others."""
 
-_WRITES: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_WRITES: Final = frozenset({"POST"})
+"""The methods a route of the server writes with (a route taking another must add it)."""
 _HEADERS: Final = [
     (b"content-type", b"application/json"),
     (b"x-content-type-options", b"nosniff"),
@@ -79,10 +81,19 @@ class HostGuard:
             that checks them).
         origins: the origins (``https://example.org``) other than the server's own
             whose pages may write.
+        writes: the paths that take a ``POST`` (None: every path); a ``POST`` to
+            another one is the routes' to refuse (405: it changes nothing).
     """
 
-    def __init__(self, app: Any, hosts: Iterable[str], origins: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        app: Any,
+        hosts: Iterable[str],
+        origins: Iterable[str] = (),
+        writes: Iterable[str] | None = None,
+    ) -> None:
         self.app = app
+        self.writes = None if writes is None else frozenset(writes)
         names = {h.strip().lower().strip("[]") for h in hosts}
         self.hosts: frozenset[str] | None = None if "*" in names else frozenset(names)
         self.origins = frozenset(o.strip().rstrip("/") for o in origins)
@@ -96,6 +107,8 @@ class HostGuard:
                 " (the operator allows host names with serve --allowed-host)"
             )
         if scope["type"] != "http" or scope.get("method") not in _WRITES:
+            return None
+        if self.writes is not None and scope.get("path") not in self.writes:
             return None
         media = (_header(scope, b"content-type") or "").partition(";")[0].strip().lower()
         if media != "application/json":

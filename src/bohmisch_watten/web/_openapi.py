@@ -58,8 +58,8 @@ def _busy(why: str) -> dict[str, Any]:
     }
 
 
-def _options(methods: str) -> dict[str, Any]:
-    """The ``OPTIONS`` operation of a path taking ``methods``."""
+def _options(methods: str, *codes: int) -> dict[str, Any]:
+    """The ``OPTIONS`` operation of a path taking ``methods`` (``codes``: its errors)."""
     return {
         "summary": "The methods this path takes, in Allow.",
         "responses": {
@@ -67,7 +67,7 @@ def _options(methods: str) -> dict[str, Any]:
                 "description": f"Allow: {methods}.",
                 "headers": {"Allow": {"schema": {"type": "string"}, "required": True}},
             },
-            **_errors(400),
+            **_errors(400, *codes),
         },
     }
 
@@ -84,8 +84,11 @@ def _bots_text() -> str:
         for name, params in NETWORK_PARAMETERS.items()
     )
     return (
-        "One bot per seat without a person, each a name: a built-in bot with parameters"
-        f" within their caps ({caps}; e.g. search:rollouts=200), or a name the operator"
+        "One bot per seat without a person (players - humans of them: [] when every seat"
+        " is a person's, else a 400 saying how many; left out, the default bots), each a"
+        " name: a built-in bot with parameters"
+        f" within their caps at 2 to 4 seats ({caps}; lower at 5 to 7 seats, see"
+        " docs/server.md; e.g. search:rollouts=200), or a name the operator"
         " registered (serve --bot NAME=SPEC).  Anything else is 400 naming the allowed bots."
     )
 
@@ -138,7 +141,6 @@ def openapi() -> dict[str, Any]:
             "bots": {
                 "type": "array",
                 "maxItems": 8,
-                "minItems": 1,
                 "items": {"type": "string", "maxLength": 120},
                 "description": _bots_text(),
             },
@@ -236,10 +238,10 @@ def openapi() -> dict[str, Any]:
                 "options": _options("GET, POST, HEAD, OPTIONS"),
             },
             "/api/tables/{table}": {
+                "parameters": [_TABLE_ID],
                 "get": {
                     "operationId": "getTable",
                     "summary": "One table, as the list shows it.",
-                    "parameters": [_TABLE_ID],
                     "responses": {
                         "200": {
                             "description": "The table.",
@@ -248,13 +250,13 @@ def openapi() -> dict[str, Any]:
                         **_errors(400, 404),
                     },
                 },
-                "options": _options("GET, HEAD, OPTIONS"),
+                "options": _options("GET, HEAD, OPTIONS", 404),
             },
             "/api/tables/{table}/record": {
+                "parameters": [_TABLE_ID],
                 "get": {
                     "operationId": "getRecord",
                     "summary": "The game's record (load_record reads it) once it is over.",
-                    "parameters": [_TABLE_ID],
                     "responses": {
                         "200": {
                             "description": "The record.",
@@ -263,14 +265,14 @@ def openapi() -> dict[str, Any]:
                         **_errors(400, 404, 409),
                     },
                 },
-                "options": _options("GET, HEAD, OPTIONS"),
+                "options": _options("GET, HEAD, OPTIONS", 404),
             },
             "/api/tables/{table}/review": {
+                "parameters": [_TABLE_ID],
                 "get": {
                     "operationId": "getReview",
                     "summary": "The review of the people's decisions once the game is over:"
                     " computed once per game by review workers of its own (docs/server.md).",
-                    "parameters": [_TABLE_ID],
                     "responses": {
                         "200": {
                             "description": "The review.",
@@ -281,7 +283,7 @@ def openapi() -> dict[str, Any]:
                         "503": _busy("Every review worker is busy and the queue full."),
                     },
                 },
-                "options": _options("GET, HEAD, OPTIONS"),
+                "options": _options("GET, HEAD, OPTIONS", 404),
             },
             "/openapi.json": {
                 "get": {

@@ -26,7 +26,7 @@ from ._players import BOT_KINDS
 __all__ = ["render_lobby", "render_page"]
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)  # the five files of assets/, with room for one more
 def _asset(name: str) -> str:
     """A file of ``assets/`` (page template, style, script), read once."""
     return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")

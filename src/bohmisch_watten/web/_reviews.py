@@ -12,7 +12,8 @@ held the interpreter's lock for a minute, and eight of them kept a lookup waitin
 * **once per game**: a finished game's review is kept (the last :data:`KEPT_REVIEWS`)
   and every later request, or one asking while it is computed, gets the same answer;
 * **rate-limited per client**: one address may start :data:`REVIEWS_PER_CLIENT` reviews
-  in :data:`REVIEW_WINDOW` seconds (429 with ``Retry-After``); a kept one costs nothing;
+  in the server's client window (an hour; 429 with ``Retry-After``); a kept one costs
+  nothing;
 * with a **work budget** of its own, :data:`REVIEW_JUDGE`, sized from 7-seat 36-card
   measurements (``benchmarks/RESULTS-budgets.md``).
 """
@@ -47,16 +48,18 @@ __all__ = [
 ]
 
 REVIEW_JUDGE: Final = "expert:samples=12:exchange_samples=8:proposals=2:max_candidates=3"
-"""The judge of a server's reviews: the expert with a small fixed budget, a few
-milliseconds a decision at seven seats (the default expert takes ten times as long)."""
+"""The judge of a server's reviews: the expert with a small fixed budget, about a
+quarter of the CPU of the expert's default at seven seats, 36 cards (a hint's budget;
+benchmarks/RESULTS-budgets.md)."""
 REVIEW_WORKERS: Final = 1
 """Worker processes computing reviews (``serve --review-workers``)."""
 REVIEW_QUEUE: Final = 4
 """Reviews that may wait for a worker; one more is refused (503)."""
 REVIEWS_PER_CLIENT: Final = 6
 """Reviews one client address may start in :data:`REVIEW_WINDOW` seconds."""
-REVIEW_WINDOW: Final = 600.0
-"""The window of :data:`REVIEWS_PER_CLIENT`, in seconds."""
+REVIEW_WINDOW: Final = 3600.0
+"""The window of :data:`REVIEWS_PER_CLIENT`, in seconds (a server uses its
+``Limits.client_window``, by default as long)."""
 KEPT_REVIEWS: Final = 256
 """Finished reviews kept in memory (a review is a few kB to a few hundred kB)."""
 _FIRST_GUESS: Final = 10.0
@@ -151,10 +154,10 @@ class Reviews:
                 times.popleft()
             if not times:
                 del self._asked[address]
-        times = self._asked.get(client)
-        if times is None or len(times) < self.per_client:
+        asked = self._asked.get(client)
+        if asked is None or len(asked) < self.per_client:
             return None
-        return self.window - (now - times[0])
+        return self.window - (now - asked[0])
 
     async def review(
         self, key: Hashable, record_text: str, seats: tuple[int, ...], client: str
@@ -219,6 +222,6 @@ class Reviews:
         own, self._own = self._own, None
         if own is not None:
             processes = getattr(own, "_processes", None) or {}
-            own.shutdown(wait=False, cancel_futures=True)
             for process in list(processes.values()):
                 process.terminate()
+            own.shutdown(wait=True, cancel_futures=True)  # its queues, once they are gone

@@ -25,6 +25,7 @@ from ..rules import Rules
 from ._guard import LOOPBACK
 from ._players import BOT_KINDS, check
 from ._protocols import GuardedHTTP, GuardedWebSocket
+from ._reviews import REVIEW_QUEUE, REVIEW_WORKERS, REVIEWS_PER_CLIENT
 from .backends import open_storage
 from .server import GameServer, Limits, create_server
 from .table import Table
@@ -108,6 +109,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=20,
         metavar="N",
         help="tables one client address may create in an hour (default 20)",
+    )
+    parser.add_argument(
+        "--review-workers",
+        type=int,
+        default=REVIEW_WORKERS,
+        metavar="N",
+        help=f"processes computing the reviews of finished games (default {REVIEW_WORKERS})",
+    )
+    parser.add_argument(
+        "--review-queue",
+        type=int,
+        default=REVIEW_QUEUE,
+        metavar="N",
+        help=f"reviews that may wait for a worker; more get 503 (default {REVIEW_QUEUE})",
+    )
+    parser.add_argument(
+        "--reviews-per-client",
+        type=int,
+        default=REVIEWS_PER_CLIENT,
+        metavar="N",
+        help=f"reviews one client address may start in an hour (default {REVIEWS_PER_CLIENT})",
     )
     parser.add_argument(
         "--spectators",
@@ -228,6 +250,11 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--away must be positive")
         if not args.collect_every >= 0:  # NaN too
             raise ValueError("--collect-every must not be negative")
+        if args.review_workers < 1 or args.review_queue < 0 or args.reviews_per_client < 1:
+            raise ValueError(
+                "--review-workers and --reviews-per-client must be at least 1,"
+                " --review-queue at least 0"
+            )
         if args.tables_per_client < 1 or args.spectators < 0:
             raise ValueError("--tables-per-client must be at least 1, --spectators at least 0")
         if not (args.expire_unjoined >= 0 and args.expire_idle >= 0):
@@ -251,6 +278,9 @@ def run(args: argparse.Namespace) -> int:
         messages_per_second=args.rate,
         away=args.away,
         away_bot=args.away_bot,
+        review_workers=args.review_workers,
+        review_queue=args.review_queue,
+        reviews_per_client=args.reviews_per_client,
     )
     wildcard = args.host in ("0.0.0.0", "::", "")
     hosts = {*LOOPBACK, *args.allowed_host, *([] if wildcard else [args.host])}

@@ -108,9 +108,9 @@ LARGE_TABLE: Final = 5
 LARGE_TABLE_PARAMETERS: Final[Mapping[str, Mapping[str, Count | Pick]]] = {
     **NETWORK_PARAMETERS,
     # More seats deal more hidden cards to place and a deeper deal to solve: the
-    # 3-seat caps cost up to 2.6 s a decision at 7 seats.  These are the expert's own
-    # 7-seat defaults (TABLE_BUDGETS): measured in benchmarks/RESULTS-budgets.md.
-    "search": {**NETWORK_PARAMETERS["search"], "rollouts": Count(1, 240)},
+    # 3-seat caps cost the expert up to 2.8 s a decision at 7 seats.  These are its own
+    # 7-seat defaults (TABLE_BUDGETS); the search bot's caps stay, its slowest decision
+    # at 7 seats being a fraction of a second (benchmarks/RESULTS-budgets.md).
     "expert": {
         **NETWORK_PARAMETERS["expert"],
         "samples": Count(1, 40),
@@ -174,9 +174,15 @@ class NetworkBots:
         large = players is not None and players >= LARGE_TABLE
         return (LARGE_TABLE_PARAMETERS if large else NETWORK_PARAMETERS)[name]
 
-    def allowed(self, players: int | None = None) -> str:
+    @property
+    def allowed(self) -> str:
+        """The allowed names as a message shows them, built-in bots with their caps (at
+        a table of two to four seats; :meth:`allowed_at` for another size)."""
+        return self.allowed_at(None)
+
+    def allowed_at(self, players: int | None) -> str:
         """The allowed names as a message shows them, built-in bots with their caps at a
-        table of ``players`` seats."""
+        table of ``players`` seats (None: of two to four)."""
         shown = []
         for name in NETWORK_PARAMETERS:
             caps = self.caps(name, players)
@@ -184,7 +190,7 @@ class NetworkBots:
         return ", ".join(shown + list(self.registered))
 
     def _refuse(self, why: str, players: int | None) -> BotNameError:
-        return BotNameError(f"{why}; the allowed bots are {self.allowed(players)}")
+        return BotNameError(f"{why}; the allowed bots are {self.allowed_at(players)}")
 
     def resolve(self, text: object, players: int | None = None) -> str:
         """The seat kind of the bot a client named: a registered name as it is, or a

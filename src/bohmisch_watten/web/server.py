@@ -354,18 +354,12 @@ class TableHub(Hub):
         except Exception:
             _log.exception("table %s: not read back; undoing what is not stored", self.table_id)
             table = self.table
-            seats = [  # the seats as stored: a person's seat a bot took is replayed
-                Seat(
-                    s.number,
-                    "human" if s.token_hash is not None else s.kind,
-                    token_hash=s.token_hash,
-                    display=s.display,
-                )
+            seats = tuple(  # the seats as stored: a person's seat a bot took is replayed
+                StoredSeat(s.number, "human" if s.token_hash else s.kind, s.display, s.token_hash)
                 for s in table.seats
-            ]
-            self.table = Table.restore(
-                seats, str(table.start.position), table.journal[: self.committed], specs=specs
             )
+            known = StoredTable(self.table_id, str(table.start.position), self.delay, seats, 0.0)
+            self.table = build_table(known, table.journal[: self.committed], specs)
         self.committed = self.table.version
 
     async def send_frames(self) -> None:
@@ -484,8 +478,9 @@ def _error(message: str, status: int) -> JSONResponse:
 
 class _Methods:
     """One path's endpoints by method, as an ASGI app: ``HEAD`` is ``GET`` without its
-    body, ``OPTIONS`` answers 204 listing the methods in ``Allow``, any other method
-    405 with the same ``Allow`` (what ``/openapi.json`` declares)."""
+    body, ``OPTIONS`` answers 204 listing the methods in ``Allow`` (404 for a table
+    number that is none, as ``GET`` would), any other method 405 with the same
+    ``Allow`` (what ``/openapi.json`` declares)."""
 
     def __init__(self, **endpoints: Callable[[Request], Awaitable[Response]]) -> None:
         self.endpoints = endpoints
@@ -497,17 +492,20 @@ class _Methods:
         method = request.method
         endpoint = self.endpoints.get("GET" if method == "HEAD" else method)
         headers = {**_HEADERS, "Allow": self.allow}
+        table = request.path_params.get("table")
         response: Response
         if endpoint is not None:
             response = await endpoint(request)
-        elif method == "OPTIONS":
-            response = Response(status_code=204, headers=headers)
-        else:
+        elif method != "OPTIONS":
             response = JSONResponse(
                 {"error": f"method not allowed here (allowed: {self.allow})"},
                 status_code=405,
                 headers=headers,
             )
+        elif table is not None and not _ID.fullmatch(table):
+            response = _error("no such table (or it expired)", 404)
+        else:
+            response = Response(status_code=204, headers=headers)
         await response(scope, receive, send)
 
 
@@ -553,11 +551,11 @@ def _table_request(
     players = _int(data, "players", 4)
     humans = _int(data, "humans", 1)
     bots = data.get("bots")
-    if bots is not None:
-        if not isinstance(bots, list) or not 0 < len(bots) <= 8:
+    if "bots" in data:  # null too: leave the field out for the default bots
+        if not isinstance(bots, list) or len(bots) > 8:
             raise _BadRequest(
-                'bots must be a list of one to 8 bot names such as ["search", "heuristic"]'
-                " (left out: the default bots)"
+                'bots must be a list of bot names such as ["search", "heuristic"], one per'
+                " seat without a person (left out: the default bots)"
             )
         try:  # the caps depend on the seats (network_bots.LARGE_TABLE_PARAMETERS)
             bots = [bots_allowed.resolve(bot, players) for bot in bots]
@@ -1223,7 +1221,9 @@ def create_server(
             WebSocketRoute("/ws/watch/{table}", server.watch_socket),
             WebSocketRoute("/ws/{token}", server.seat_socket),
         ],
-        middleware=[Middleware(HostGuard, hosts=allowed_hosts, origins=origins)],
+        middleware=[
+            Middleware(HostGuard, hosts=allowed_hosts, origins=origins, writes={"/api/tables"})
+        ],
         exception_handlers={HTTPException: _http_error, 500: _server_error},
         lifespan=lifespan,
     )

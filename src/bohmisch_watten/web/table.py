@@ -54,7 +54,7 @@ _HUMAN_PREFIX: Final = "!human "
 """The journal entry that gives such a seat back to its person: ``!human SEAT``."""
 _JSON_BOOLS: Final = ("false", "true")
 """A bool as JSON, by ``int(value)``: a frame is written field by field."""
-MAX_JOURNAL: Final = 50_000
+MAX_JOURNAL: Final = 200_000
 """The journal entries after which a table starts no new game (the game under way is
 played to its end): a long evening of games is a few thousand entries, and every entry
 is a row of the database that a restart replays."""

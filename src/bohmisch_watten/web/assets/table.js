@@ -119,7 +119,9 @@ function render() {
   $("hint").disabled = !frame.your_turn;
   $("hint").style.display = watching ? "none" : "";
   $("review-button").style.display = watching ? "none" : "";
-  $("newgame").style.display = frame.host ? "" : "none";
+  // Every person may ask to give up a game under way (it ends early only when all ask);
+  // after the end the host starts the next one ("again").
+  $("newgame").style.display = watching || frame.game_over ? "none" : "";
   $("record").style.display = frame.game_over ? "" : "none";
   renderOpponents(v, me); renderMiddle(v); renderPrompt(v, me); renderHand(v);
   renderScores(v); renderLog(); renderGameOver(v);
