@@ -170,7 +170,7 @@ def test_a_table_is_created_listed_and_served(db: str) -> None:
         ('{"humans": 0}', 400, "humans must be from 1 to 4"),
         ('{"humans": 2, "bots": ["genius", "random"]}', 400, "unknown bot 'genius'"),
         ('{"bots": "random"}', 400, "bots must be a list"),
-        ('{"humans": 3, "bots": []}', 400, "need 1 bot name(s)"),
+        ('{"humans": 3, "bots": []}', 400, "need 1 bot name for the seats without a human"),
         ('{"rules": "colour=red"}', 400, "rules: "),
         ('{"rules": 3}', 400, "rules must be a text"),
         ('{"rules": "pack=35"}', 400, "pack must be 32 or 36 (R6), got 35"),

@@ -173,8 +173,11 @@ def test_two_processes_on_one_postgres_database_serve_one_table(postgres_url: st
             moves_across = 0
             while True:
                 summary = get_json(f"{base_a}/api/tables/{answer['table']}")
-                if summary["turn"] is None and not summary["game_over"]:
-                    time.sleep(0.01)  # the shuffle
+                # Process A learns what B stored by NOTIFY, a moment later: a frame may
+                # be ahead of A's summary (a move or the next deal stored through B).
+                behind = any(frames[seat]["version"] > summary["version"] for seat in sockets)
+                if behind or (summary["turn"] is None and not summary["game_over"]):
+                    time.sleep(0.01)  # the shuffle, or A not yet told
                     continue
                 # both seats, one on each process, reach the table's version
                 for seat, ws in sockets.items():
