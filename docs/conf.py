@@ -71,10 +71,13 @@ add_module_names = False
 python_display_short_literal_types = True
 
 # Doctests: every ``>>>`` block and every doctest/testcode directive, pages and docstrings.
-# The setup defines only MOCKED, which the ``:skipif:`` options read: every example
-# imports what it uses, as a reader who pastes it into a fresh interpreter needs
-# (tests/test_docs_blocks.py runs each page's blocks alone, without this setup).
-doctest_global_setup = f"MOCKED = {set(MOCKED)!r}"
+# The setup defines only what the ``:skipif:`` options read (MOCKED, and NATIVE for the
+# examples of the compiled core): every example imports what it uses, as a reader who
+# pastes it into a fresh interpreter needs (tests/test_docs_blocks.py runs each page's
+# blocks alone, without this setup).
+doctest_global_setup = (
+    f"MOCKED = {set(MOCKED)!r}\nfrom bohmisch_watten import native_core as NATIVE"
+)
 doctest_test_doctest_blocks = "default"
 
 html_theme = "furo"

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "py_args.h"
 
 int bw_game_of(PyObject *object, const char *name, bw_game *out); /* py_game.c */
 
@@ -27,24 +28,6 @@ typedef struct {
 static PyTypeObject BatchType;
 
 /* ------------------------------------------------------------------ arguments */
-
-static int long_arg(PyObject *value, const char *name, long low, long high, long *out) {
-    if (!PyLong_Check(value) || PyBool_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int, got %.50s", name, Py_TYPE(value)->tp_name);
-        return -1;
-    }
-    int overflow = 0;
-    long result = PyLong_AsLongAndOverflow(value, &overflow);
-    if (result == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (overflow || result < low || result > high) {
-        PyErr_Format(PyExc_ValueError, "%s must be an integer from %ld to %ld", name, low, high);
-        return -1;
-    }
-    *out = result;
-    return 0;
-}
 
 /* The item kinds of the arrays: numpy's buffer formats on this machine. */
 enum { FLOAT32, FLOAT64, INT8, INT64, BOOL };
@@ -114,8 +97,8 @@ static PyObject *batch_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     bw_game game;
     long games, max_deals;
     if (bw_game_of(start, "start", &game) < 0 ||
-        long_arg(games_object, "num_games", 1, MAX_GAMES, &games) < 0 ||
-        long_arg(max_object, "max_deals", 1, 1000000000L, &max_deals) < 0) {
+        bw_long_arg(games_object, "num_games", 1, MAX_GAMES, &games) < 0 ||
+        bw_long_arg(max_object, "max_deals", 1, 1000000000L, &max_deals) < 0) {
         return NULL;
     }
     if (game.phase != BW_DEAL) {

@@ -10,6 +10,7 @@
 #include <Python.h>
 
 #include "game.h"
+#include "py_args.h"
 
 typedef struct {
     PyObject_HEAD bw_game game;
@@ -18,25 +19,6 @@ typedef struct {
 static PyTypeObject GameType;
 
 /* ------------------------------------------------------------------ argument checks */
-
-/* An int (not a bool, which is no seat or id) in [low, high], or -1 with an exception. */
-static int int_arg(PyObject *value, const char *name, long low, long high, long *out) {
-    if (!PyLong_Check(value) || PyBool_Check(value)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an int, got %.50s", name, Py_TYPE(value)->tp_name);
-        return -1;
-    }
-    int overflow = 0;
-    long result = PyLong_AsLongAndOverflow(value, &overflow);
-    if (result == -1 && PyErr_Occurred()) {
-        return -1;
-    }
-    if (overflow || result < low || result > high) {
-        PyErr_Format(PyExc_ValueError, "%s must be an integer from %ld to %ld", name, low, high);
-        return -1;
-    }
-    *out = result;
-    return 0;
-}
 
 /* A bool (or the ints 0 and 1). */
 static int flag_arg(PyObject *value, const char *name, uint8_t *out) {
@@ -49,7 +31,7 @@ static int flag_arg(PyObject *value, const char *name, uint8_t *out) {
         PyErr_Format(PyExc_TypeError, "%s must be a bool, got %.50s", name, Py_TYPE(value)->tp_name);
         return -1;
     }
-    if (int_arg(value, name, 0, 1, &result) < 0) {
+    if (bw_long_arg(value, name, 0, 1, &result) < 0) {
         return -1;
     }
     *out = (uint8_t)result;
@@ -57,7 +39,7 @@ static int flag_arg(PyObject *value, const char *name, uint8_t *out) {
 }
 
 static int id_arg(PyObject *value, long *out) {
-    return int_arg(value, "action id", 0, BW_PLAY_BASE + BW_MAX_PACK - 1, out);
+    return bw_long_arg(value, "action id", 0, BW_PLAY_BASE + BW_MAX_PACK - 1, out);
 }
 
 /* ------------------------------------------------------------------ construction */
@@ -81,7 +63,7 @@ static PyObject *game_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
     long value, n, seat = 0, number = 1;
     uint8_t folded = 0;
     if (pack) {
-        if (int_arg(pack, "pack", 32, 36, &value) < 0) {
+        if (bw_long_arg(pack, "pack", 32, 36, &value) < 0) {
             return NULL;
         }
         if (value != 32 && value != 36) {
@@ -89,38 +71,38 @@ static PyObject *game_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
         }
         rules.pack = (uint8_t)value;
     }
-    if (int_arg(num_players, "num_players", 2, rules.pack == 32 ? 4 : 7, &n) < 0) {
+    if (bw_long_arg(num_players, "num_players", 2, rules.pack == 32 ? 4 : 7, &n) < 0) {
         return NULL;
     }
-    if (dealer && int_arg(dealer, "dealer", 0, n - 1, &seat) < 0) {
+    if (dealer && bw_long_arg(dealer, "dealer", 0, n - 1, &seat) < 0) {
         return NULL;
     }
     if (schleck) {
-        if (int_arg(schleck, "schleck", 0, BW_SCHLECK_NONE, &value) < 0) {
+        if (bw_long_arg(schleck, "schleck", 0, BW_SCHLECK_NONE, &value) < 0) {
             return NULL;
         }
         rules.schleck = (uint8_t)value;
     }
     if (limit) {
-        if (int_arg(limit, "dealer_stock_limit", 2, 3, &value) < 0) {
+        if (bw_long_arg(limit, "dealer_stock_limit", 2, 3, &value) < 0) {
             return NULL;
         }
         rules.dealer_stock_limit = (uint8_t)value;
     }
     if (overshoot) {
-        if (int_arg(overshoot, "overshoot", 0, BW_OVERSHOOT_ADDED_BACK, &value) < 0) {
+        if (bw_long_arg(overshoot, "overshoot", 0, BW_OVERSHOOT_ADDED_BACK, &value) < 0) {
             return NULL;
         }
         rules.overshoot = (uint8_t)value;
     }
     if (start) {
-        if (int_arg(start, "start_score", 1, 1000, &value) < 0) {
+        if (bw_long_arg(start, "start_score", 1, 1000, &value) < 0) {
             return NULL;
         }
         rules.start_score = (int32_t)value;
     }
     if (min_fold) {
-        if (int_arg(min_fold, "min_fold_score", -1000, 1000, &value) < 0) {
+        if (bw_long_arg(min_fold, "min_fold_score", -1000, 1000, &value) < 0) {
             return NULL;
         }
         rules.min_fold_score = (int32_t)value;
@@ -130,7 +112,7 @@ static PyObject *game_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
         (hearts && flag_arg(hearts, "hearts_double", &rules.hearts_double) < 0)) {
         return NULL;
     }
-    if (deal_number && int_arg(deal_number, "deal_number", 1, 1000000000L, &number) < 0) {
+    if (deal_number && bw_long_arg(deal_number, "deal_number", 1, 1000000000L, &number) < 0) {
         return NULL;
     }
     int32_t given[BW_MAX_PLAYERS];
@@ -147,7 +129,7 @@ static PyObject *game_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
             return PyErr_Format(PyExc_ValueError, "scores must hold one int per seat (%ld)", n);
         }
         for (Py_ssize_t i = 0; i < n; i++) {
-            if (int_arg(PySequence_Fast_GET_ITEM(items, i), "each score", -1000000000L,
+            if (bw_long_arg(PySequence_Fast_GET_ITEM(items, i), "each score", -1000000000L,
                         1000000000L, &value) < 0) {
                 Py_DECREF(items);
                 return NULL;
@@ -157,7 +139,7 @@ static PyObject *game_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) 
         Py_DECREF(items);
     }
     if (prev) {
-        if (int_arg(prev, "prev_folded", 0, (1L << n) - 1, &value) < 0) {
+        if (bw_long_arg(prev, "prev_folded", 0, (1L << n) - 1, &value) < 0) {
             return NULL;
         }
         folded = (uint8_t)value;
@@ -232,7 +214,7 @@ static PyObject *game_shuffle(GameObject *self, PyObject *arg) {
     }
     for (Py_ssize_t i = 0; i < size; i++) {
         long card;
-        if (int_arg(PySequence_Fast_GET_ITEM(items, i), "each card of pack", 0,
+        if (bw_long_arg(PySequence_Fast_GET_ITEM(items, i), "each card of pack", 0,
                     self->game.rules.pack - 1, &card) < 0) {
             Py_DECREF(items);
             return NULL;
@@ -273,7 +255,7 @@ static PyObject *game_playout(GameObject *self, PyObject *args, PyObject *kwargs
     uint64_t seed;
     long max_deal = 500;
     if (seed_arg(seed_object, &seed) < 0 ||
-        (max_object && int_arg(max_object, "max_deal", 1, 1000000000L, &max_deal) < 0)) {
+        (max_object && bw_long_arg(max_object, "max_deal", 1, 1000000000L, &max_deal) < 0)) {
         return NULL;
     }
     bw_rng rng;
@@ -302,7 +284,7 @@ static PyObject *game_legal(GameObject *self, PyObject *unused) {
 
 static PyObject *game_fold_rule(GameObject *self, PyObject *arg) {
     long seat;
-    if (int_arg(arg, "seat", 0, self->game.n - 1, &seat) < 0) {
+    if (bw_long_arg(arg, "seat", 0, self->game.n - 1, &seat) < 0) {
         return NULL;
     }
     if (self->game.phase != BW_EXCHANGE) {
@@ -525,8 +507,8 @@ static PyObject *random_playouts(PyObject *module, PyObject *args, PyObject *kwa
     }
     long games, max_deal = 500;
     uint64_t seed;
-    if (int_arg(games_object, "games", 0, 1000000000L, &games) < 0 || seed_arg(seed_object, &seed) < 0 ||
-        (max_object && int_arg(max_object, "max_deal", 1, 1000000000L, &max_deal) < 0)) {
+    if (bw_long_arg(games_object, "games", 0, 1000000000L, &games) < 0 || seed_arg(seed_object, &seed) < 0 ||
+        (max_object && bw_long_arg(max_object, "max_deal", 1, 1000000000L, &max_deal) < 0)) {
         return NULL;
     }
     bw_game start = ((GameObject *)game)->game;
