@@ -266,17 +266,20 @@ class TableHub(Hub):
         be shown the table while it holds a move that may yet fail.
         """
         self._writing = writing = asyncio.ensure_future(self._store(self._writing))
-        cancelled = False
+        cancellation: asyncio.CancelledError | None = None
         while True:
             try:
                 refusal = await asyncio.shield(writing)
                 break
-            except asyncio.CancelledError:
+            except asyncio.CancelledError as error:
                 if writing.cancelled():  # the loop itself is going away
                     raise
-                cancelled = True
-        if cancelled:
-            raise asyncio.CancelledError
+                cancellation = error
+        if cancellation is not None:
+            # The caller's own cancellation, not a new one: a cancel scope (anyio's, as
+            # the ASGI servers and the test client use) recognises it by its message
+            # and swallows it; a bare CancelledError would escape the scope.
+            raise cancellation
         return refusal
 
     async def _store(self, previous: asyncio.Future[str | None] | None) -> str | None:
