@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -651,3 +652,26 @@ def test_moves_made_at_once_are_committed_together_and_every_one_is_told(
         assert sum(appended) == final
         assert state_frames < final - first["version"]  # fewer frames than moves
         assert max(appended) > 1  # a person's move and the bots' after it: one commit
+
+
+def test_a_commit_whose_caller_is_cancelled_ends_with_the_callers_own_cancellation(
+    tmp_path: Path,
+) -> None:
+    """The write runs to its end, then the caller's cancellation goes on: the same
+    exception, so that the cancel scope that cancelled it (anyio's, under the ASGI
+    server and the test client) swallows it; a new bare one escaped the scope and a
+    socket closed during a commit ended the session with a CancelledError."""
+    with serving(str(tmp_path / "t.sqlite")) as (client, server):
+        answer = create(client, players=2, humans=2, bots=[])
+        hub = server.hubs[answer["table"]]
+
+        async def cancelled_commit() -> tuple[bool, int]:
+            with anyio.CancelScope() as scope:
+                scope.cancel()  # delivered at the commit's first wait
+                await hub.commit()
+            return scope.cancelled_caught, hub.committed
+
+        assert client.portal is not None
+        caught, committed = client.portal.call(cancelled_commit)
+        assert caught
+        assert committed == len(hub.table.journal)  # the write ran to its end
